@@ -1,0 +1,34 @@
+#pragma once
+// What the benchmark needs to know about a GPU, read off the device.
+#include <cstddef>
+#include <string>
+
+namespace smemlab {
+
+struct DeviceInfo {
+  int ordinal = 0;
+  std::string name;
+  int cc_major = 0;
+  int cc_minor = 0;
+  int sms = 0;
+  int sm_clock_khz = 0;   // peak SM clock
+  int mem_clock_khz = 0;  // peak memory clock
+  int bus_width_bits = 0;
+  std::size_t global_mem_bytes = 0;
+  std::size_t smem_per_block = 0;        // without opt-in
+  std::size_t smem_per_block_optin = 0;  // after cudaFuncSetAttribute
+  std::size_t smem_per_sm = 0;
+  std::size_t l2_bytes = 0;
+  int fp32_lanes_per_sm = 0;  // from the compute capability
+  double fp32_peak_gflops = 0.0;  // 2 flops per FMA lane per clock
+  double dram_peak_gbs = 0.0;     // double data rate x bus width x memory clock
+};
+
+// Number of visible CUDA devices; 0 when there is no device or no driver (never throws).
+[[nodiscard]] int device_count();
+// Throws UsageError for an ordinal that does not exist.
+[[nodiscard]] DeviceInfo query_device(int ordinal);
+// FP32 FMA lanes per SM for a compute capability; 0 when unknown.
+[[nodiscard]] int fp32_lanes_per_sm(int cc_major, int cc_minor);
+
+}  // namespace smemlab

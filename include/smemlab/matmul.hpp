@@ -1,0 +1,69 @@
+#pragma once
+// Matrix multiplication: C = alpha * A * B + beta * C in float, row-major with leading
+// dimensions (the seeds' Matrix {width, height, stride}), any M, N, K >= 1.
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+
+#include <span>
+#include <string_view>
+
+#include "smemlab/registry.hpp"
+
+namespace smemlab::matmul {
+
+struct GemmArgs {
+  int m = 0;  // rows of A and C
+  int n = 0;  // columns of B and C
+  int k = 0;  // columns of A, rows of B
+  float alpha = 1.0F;
+  const float* a = nullptr;
+  int lda = 0;  // >= k
+  const float* b = nullptr;
+  int ldb = 0;  // >= n
+  float beta = 0.0F;  // 0: C is written without being read, as in BLAS
+  float* c = nullptr;
+  int ldc = 0;  // >= n
+};
+
+// Throws std::invalid_argument naming the first violated condition.
+void validate(const GemmArgs& args);
+
+// Owns a cuBLAS handle set to plain FP32 math (no TF32 tensor cores).
+class CublasHandle {
+ public:
+  CublasHandle();
+  ~CublasHandle();
+  CublasHandle(const CublasHandle&) = delete;
+  CublasHandle& operator=(const CublasHandle&) = delete;
+  [[nodiscard]] cublasHandle_t get() const { return handle_; }
+
+ private:
+  cublasHandle_t handle_ = nullptr;
+};
+
+struct LaunchContext {
+  cudaStream_t stream = nullptr;
+  cublasHandle_t cublas = nullptr;  // needed only by the "cublas" variant
+};
+
+using Launch = void (*)(const GemmArgs&, const LaunchContext&);
+using GemmVariant = Variant<Launch>;
+
+// Registered variants in teaching order; the reference ("cublas") first.
+[[nodiscard]] std::span<const GemmVariant> variants();
+// Throws UsageError for an unknown name.
+[[nodiscard]] const GemmVariant& find(std::string_view name);
+
+// Validates the arguments, then launches the variant asynchronously on ctx.stream.
+void gemm(const GemmVariant& variant, const GemmArgs& args, const LaunchContext& ctx);
+
+// Double-precision CPU reference of alpha * A * B + beta * C_in, written to out (ld ldo).
+// c_in may be null when beta == 0. Uses every hardware thread.
+void reference_gemm(int m, int n, int k, double alpha, const float* a, int lda, const float* b,
+                    int ldb, double beta, const float* c_in, int ldc, double* out, int ldo);
+
+// Largest accepted ||C - C_ref||_F / ||C_ref||_F for an FP32 product of depth k; see the
+// definition for the error model behind it.
+[[nodiscard]] double relative_tolerance(int k);
+
+}  // namespace smemlab::matmul

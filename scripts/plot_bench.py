@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Plot and summarise `smemlab bench --format json` output.
+
+plot_bench.py RESULTS.json [--plot OUT.png] [--family F] [--summary]
+
+--plot draws throughput against size, one line per variant (the reference dashed), the picture
+seed 003 shows. --summary prints a compact table: one row per variant, one column per size,
+each cell "throughput (ratio to the reference)".
+"""
+import argparse
+import json
+import sys
+
+
+def load(path, family):
+    with open(path) as f:
+        doc = json.load(f)
+    rows = [r for r in doc["rows"] if family is None or r["family"] == family]
+    if not rows:
+        sys.exit(f"plot_bench.py: no rows for family {family!r} in {path}")
+    return doc["device"], rows
+
+
+def work(size):
+    """Orders sizes by the amount of work: the product of the dimensions in the label."""
+    dims = [int(d) for d in size.split("x")]
+    if len(dims) == 1:
+        return dims[0] ** 3
+    product = 1
+    for d in dims:
+        product *= d
+    return product
+
+
+def ordered(values, key=None):
+    seen = []
+    for v in values:
+        if v not in seen:
+            seen.append(v)
+    return sorted(seen, key=key) if key else seen
+
+
+def summary(device, rows):
+    sizes = ordered([r["size"] for r in rows], key=work)
+    variants = ordered([r["variant"] for r in rows])
+    cell = {(r["variant"], r["size"]): r for r in rows}
+    unit = rows[0]["throughput_unit"]
+    scale, shown = (1e-3, unit.replace("G", "T")) if unit == "GFLOP/s" else (1.0, unit)
+    width = max(len(v) for v in variants)
+    print(f"{device['name']}: {shown} (x reference), median of runs; * = failed verification")
+    print(" " * width + "".join(f"{s:>18}" for s in sizes))
+    for v in variants:
+        line = f"{v:<{width}}"
+        for s in sizes:
+            r = cell.get((v, s))
+            if r is None:
+                line += f"{'-':>18}"
+                continue
+            mark = "" if r["verified"] else "*"
+            line += f"{r['throughput'] * scale:>10.2f} ({r['vs_reference']:.2f}){mark}"
+        print(line)
+
+
+def plot(device, rows, out, family):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    sizes = ordered([r["size"] for r in rows], key=work)
+    variants = ordered([r["variant"] for r in rows])
+    fig, ax = plt.subplots(figsize=(9, 5.5))
+    for v in variants:
+        pts = [(sizes.index(r["size"]), r["throughput"]) for r in rows if r["variant"] == v]
+        xs, ys = zip(*sorted(pts))
+        reference = v in ("cublas", "cub")
+        ax.plot(xs, ys, "k--" if reference else "-", marker="o", label=v, linewidth=2 if reference else 1.5)
+    ax.set_xticks(range(len(sizes)))
+    ax.set_xticklabels(sizes)
+    ax.set_xlabel("size")
+    ax.set_ylabel(rows[0]["throughput_unit"])
+    ax.set_yscale("log")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.set_title(f"smemlab {family or ''} on {device['name']}")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("results")
+    ap.add_argument("--plot")
+    ap.add_argument("--family")
+    ap.add_argument("--summary", action="store_true")
+    args = ap.parse_args()
+    device, rows = load(args.results, args.family)
+    if args.summary:
+        summary(device, rows)
+    if args.plot:
+        plot(device, rows, args.plot, args.family)
+
+
+if __name__ == "__main__":
+    main()

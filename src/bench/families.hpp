@@ -1,0 +1,19 @@
+#pragma once
+// The benchmark families; families.cpp lists them in order.
+#include "smemlab/bench.hpp"
+
+namespace smemlab {
+
+class MatmulFamily final : public BenchFamily {
+ public:
+  [[nodiscard]] std::string_view name() const override { return "matmul"; }
+  [[nodiscard]] std::vector<VariantInfo> variants() const override;
+  [[nodiscard]] std::vector<std::string> default_sizes() const override;
+  [[nodiscard]] Shape canonical(const Shape& shape) const override;
+  [[nodiscard]] std::size_t device_bytes(const Shape& shape) const override;
+  [[nodiscard]] std::vector<BenchRow> run(const Shape& shape,
+                                          std::span<const std::string_view> variants,
+                                          const BenchContext& ctx) const override;
+};
+
+}  // namespace smemlab

@@ -1,0 +1,167 @@
+// The benchmark's shared machinery: timing, planning a run from the command line's request,
+// and driving the families over it.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "smemlab/bench.hpp"
+#include "smemlab/device_memory.hpp"
+#include "smemlab/error.hpp"
+#include "smemlab/timer.hpp"
+
+namespace smemlab {
+
+bool BenchReport::all_verified() const {
+  return std::all_of(rows.begin(), rows.end(), [](const BenchRow& r) { return r.verified; });
+}
+
+TimingStats time_launches(const std::function<void()>& launch, const BenchContext& ctx) {
+  for (int i = 0; i < ctx.options.warmup; ++i) launch();
+  EventTimer timer;
+  std::vector<double> times;
+  times.reserve(static_cast<std::size_t>(ctx.options.reps));
+  for (int r = 0; r < ctx.options.reps; ++r) {
+    ctx.flusher.flush(ctx.stream);  // before the start event: not timed
+    timer.start(ctx.stream);
+    launch();
+    timer.stop(ctx.stream);
+    times.push_back(timer.elapsed_ms());
+  }
+  std::sort(times.begin(), times.end());
+  const std::size_t mid = times.size() / 2;
+  const double median = times.size() % 2 == 1 ? times[mid] : 0.5 * (times[mid - 1] + times[mid]);
+  return {median, times.front(), times.back()};
+}
+
+namespace {
+
+// The registry's views point into static storage, so the copy's name outlives the request.
+std::optional<VariantInfo> find_in_family(const BenchFamily& family, std::string_view name) {
+  for (const VariantInfo& v : family.variants())
+    if (v.name == name) return v;
+  return std::nullopt;
+}
+
+}  // namespace
+
+BenchPlan plan_bench(const BenchRequest& request) {
+  BenchPlan plan;
+  plan.options = request.options;
+  if (request.options.reps < 1)
+    throw UsageError(fmt::format("--reps must be at least 1 (got {})", request.options.reps));
+  if (request.options.warmup < 0)
+    throw UsageError(fmt::format("--warmup must not be negative (got {})", request.options.warmup));
+
+  std::vector<const BenchFamily*> chosen;
+  for (const auto& name : request.families) {
+    const BenchFamily* f = &find_family(name);
+    if (std::find(chosen.begin(), chosen.end(), f) == chosen.end()) chosen.push_back(f);
+  }
+
+  // Resolve every --variant to (family, name); "name" alone may match in any chosen family.
+  std::map<const BenchFamily*, std::vector<std::string_view>> wanted;
+  for (const auto& spec : request.variants) {
+    const auto slash = spec.find('/');
+    std::vector<const BenchFamily*> candidates;
+    std::string_view name = spec;
+    if (slash != std::string::npos) {
+      candidates.push_back(&find_family(std::string_view(spec).substr(0, slash)));
+      name = std::string_view(spec).substr(slash + 1);
+    } else {
+      for (const BenchFamily* f : families()) candidates.push_back(f);
+    }
+    const BenchFamily* owner = nullptr;
+    std::string_view canonical_name;
+    for (const BenchFamily* f : candidates) {
+      if (!chosen.empty() && std::find(chosen.begin(), chosen.end(), f) == chosen.end()) continue;
+      if (const auto v = find_in_family(*f, name)) {
+        owner = f;
+        canonical_name = v->name;
+        break;
+      }
+    }
+    if (owner == nullptr)
+      throw UsageError(fmt::format("unknown variant '{}'{} (see 'smemlab list')", spec,
+                                   chosen.empty() ? "" : " in the selected families"));
+    auto& names = wanted[owner];
+    if (std::find(names.begin(), names.end(), canonical_name) == names.end())
+      names.push_back(canonical_name);
+  }
+  if (chosen.empty()) {
+    if (wanted.empty()) {
+      chosen.assign(families().begin(), families().end());
+    } else {
+      for (const BenchFamily* f : families())
+        if (wanted.contains(f)) chosen.push_back(f);
+    }
+  }
+
+  for (const BenchFamily* family : chosen) {
+    BenchPlan::Item item{family, {}, {}};
+    const auto requested = wanted.find(family);
+    for (const VariantInfo& v : family->variants()) {
+      if (v.reference) continue;  // always run: every ratio needs it
+      const bool all = requested == wanted.end();
+      if (all || std::find(requested->second.begin(), requested->second.end(), v.name) !=
+                     requested->second.end())
+        item.variants.push_back(v.name);
+    }
+    const std::vector<std::string> sizes =
+        request.sizes.empty() ? family->default_sizes() : request.sizes;
+    for (const auto& text : sizes) item.sizes.push_back(family->canonical(parse_shape(text)));
+    plan.items.push_back(std::move(item));
+  }
+  return plan;
+}
+
+void check_fits(const BenchPlan& plan, const DeviceInfo& device) {
+  // The L2 flush buffer and a margin for the context, cuBLAS workspaces and the allocator.
+  const std::size_t overhead = 2 * device.l2_bytes + (std::size_t{256} << 20);
+  for (const auto& item : plan.items) {
+    for (const auto& shape : item.sizes) {
+      const std::size_t need = item.family->device_bytes(shape);
+      if (need > device.global_mem_bytes || device.global_mem_bytes - need < overhead)
+        throw UsageError(fmt::format(
+            "size {} of {} needs {:.2f} GiB of device memory; {} has {:.2f} GiB", shape.label(),
+            item.family->name(), static_cast<double>(need) / (1 << 30), device.name,
+            static_cast<double>(device.global_mem_bytes) / (1 << 30)));
+    }
+  }
+}
+
+namespace {
+
+class Stream {
+ public:
+  Stream() { SMEMLAB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  ~Stream() { cudaStreamDestroy(stream_); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  [[nodiscard]] cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+}  // namespace
+
+BenchReport run_bench(const BenchPlan& plan, int device_ordinal, const ProgressFn& progress) {
+  BenchReport report;
+  report.device = query_device(device_ordinal);
+  report.options = plan.options;
+  SMEMLAB_CUDA_CHECK(cudaSetDevice(device_ordinal));
+  Stream stream;
+  L2Flusher flusher(report.device.l2_bytes);
+  const BenchContext ctx{report.device, plan.options, stream.get(), flusher, progress};
+  for (const auto& item : plan.items) {
+    for (const auto& shape : item.sizes) {
+      auto rows = item.family->run(shape, item.variants, ctx);
+      report.rows.insert(report.rows.end(), rows.begin(), rows.end());
+    }
+  }
+  return report;
+}
+
+}  // namespace smemlab

@@ -1,0 +1,171 @@
+#include "smemlab/report.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+
+#include "smemlab/error.hpp"
+
+namespace smemlab {
+namespace {
+
+constexpr std::array<std::string_view, 14> kColumns{
+    "family",     "variant",     "size",     "median_ms",       "min_ms",
+    "max_ms",     "throughput",  "throughput_unit", "vs_reference", "pct_of_peak",
+    "verified",   "error",       "max_error", "checked_against"};
+
+std::vector<std::string> cells(const BenchRow& r) {
+  return {r.family,
+          r.variant,
+          r.size,
+          fmt::format("{:.4f}", r.time.median_ms),
+          fmt::format("{:.4f}", r.time.min_ms),
+          fmt::format("{:.4f}", r.time.max_ms),
+          fmt::format("{:.1f}", r.throughput),
+          r.throughput_unit,
+          fmt::format("{:.3f}", r.vs_reference),
+          fmt::format("{:.1f}", r.pct_of_peak),
+          r.verified ? "yes" : "NO",
+          fmt::format("{:.2e}", r.error),
+          fmt::format("{:.2e}", r.max_error),
+          r.checked_against};
+}
+
+nlohmann::json device_json(const DeviceInfo& d) {
+  return {{"ordinal", d.ordinal},
+          {"name", d.name},
+          {"compute_capability", fmt::format("{}.{}", d.cc_major, d.cc_minor)},
+          {"sms", d.sms},
+          {"sm_clock_mhz", d.sm_clock_khz / 1000.0},
+          {"memory_clock_mhz", d.mem_clock_khz / 1000.0},
+          {"memory_bus_bits", d.bus_width_bits},
+          {"global_memory_bytes", d.global_mem_bytes},
+          {"shared_memory_per_block_bytes", d.smem_per_block},
+          {"shared_memory_per_block_optin_bytes", d.smem_per_block_optin},
+          {"shared_memory_per_sm_bytes", d.smem_per_sm},
+          {"l2_bytes", d.l2_bytes},
+          {"fp32_peak_gflops", d.fp32_peak_gflops},
+          {"dram_peak_gbs", d.dram_peak_gbs}};
+}
+
+std::string render_json(const BenchReport& report) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& r : report.rows) {
+    rows.push_back({{"family", r.family},
+                    {"variant", r.variant},
+                    {"size", r.size},
+                    {"median_ms", r.time.median_ms},
+                    {"min_ms", r.time.min_ms},
+                    {"max_ms", r.time.max_ms},
+                    {"throughput", r.throughput},
+                    {"throughput_unit", r.throughput_unit},
+                    {"vs_reference", r.vs_reference},
+                    {"pct_of_peak", r.pct_of_peak},
+                    {"verified", r.verified},
+                    {"error", r.error},  // non-finite errors become null
+                    {"max_error", r.max_error},
+                    {"checked_against", r.checked_against}});
+  }
+  const nlohmann::json doc{{"device", device_json(report.device)},
+                           {"options", {{"reps", report.options.reps}, {"warmup", report.options.warmup}}},
+                           {"rows", rows}};
+  return doc.dump(2) + "\n";
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string quoted = "\"";
+  for (char ch : s) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return quoted + "\"";
+}
+
+std::string render_csv(const BenchReport& report) {
+  std::string out;
+  for (std::size_t i = 0; i < kColumns.size(); ++i) out += fmt::format("{}{}", i ? "," : "", kColumns[i]);
+  out += "\n";
+  for (const auto& r : report.rows) {
+    const auto row = cells(r);
+    for (std::size_t i = 0; i < row.size(); ++i) out += (i ? "," : "") + csv_field(row[i]);
+    out += "\n";
+  }
+  return out;
+}
+
+// Fixed-width text table (markdown == false) or a GitHub markdown table.
+std::string render_grid(const BenchReport& report, bool markdown) {
+  std::vector<std::vector<std::string>> grid;
+  grid.emplace_back(kColumns.begin(), kColumns.end());
+  for (const auto& r : report.rows) grid.push_back(cells(r));
+  std::vector<std::size_t> width(kColumns.size(), 0);
+  for (const auto& row : grid)
+    for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+  std::string out;
+  const auto line = [&](const std::vector<std::string>& row) {
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      // Text left-aligned, numbers right-aligned, as a reader scans them.
+      const bool text = i < 3 || i == 7 || i == 10 || i == 13;
+      out += markdown ? "| " : (i ? "  " : "");
+      out += text ? fmt::format("{:<{}}", row[i], width[i]) : fmt::format("{:>{}}", row[i], width[i]);
+      if (markdown) out += " ";
+    }
+    out += markdown ? "|\n" : "\n";
+  };
+  line(grid.front());
+  if (markdown) {
+    for (std::size_t i = 0; i < width.size(); ++i) {
+      const bool text = i < 3 || i == 7 || i == 10 || i == 13;
+      out += "| " + std::string(width[i] - 1, '-') + (text ? "-" : ":") + " ";
+    }
+    out += "|\n";
+  }
+  for (std::size_t r = 1; r < grid.size(); ++r) line(grid[r]);
+  return out;
+}
+
+}  // namespace
+
+Format parse_format(std::string_view name) {
+  if (name == "table") return Format::table;
+  if (name == "csv") return Format::csv;
+  if (name == "json") return Format::json;
+  if (name == "markdown") return Format::markdown;
+  throw UsageError(fmt::format("unknown format '{}' (table, csv, json, markdown)", name));
+}
+
+std::string render(const BenchReport& report, Format format) {
+  switch (format) {
+    case Format::csv: return render_csv(report);
+    case Format::json: return render_json(report);
+    case Format::markdown: return render_grid(report, true);
+    case Format::table: break;
+  }
+  return fmt::format("device {}: {}\n", report.device.ordinal, report.device.name) +
+         render_grid(report, false);
+}
+
+std::string describe(const DeviceInfo& d) {
+  const auto kib = [](std::size_t b) { return fmt::format("{} KiB", b / 1024); };
+  std::string out;
+  out += fmt::format("device              {}: {}\n", d.ordinal, d.name);
+  out += fmt::format("compute capability  {}.{}\n", d.cc_major, d.cc_minor);
+  out += fmt::format("SMs                 {}\n", d.sms);
+  out += fmt::format("SM clock (peak)     {:.0f} MHz\n", d.sm_clock_khz / 1000.0);
+  out += fmt::format("memory              {:.1f} GiB, {}-bit bus, {:.0f} MHz\n",
+                     static_cast<double>(d.global_mem_bytes) / (1 << 30), d.bus_width_bits,
+                     d.mem_clock_khz / 1000.0);
+  out += fmt::format("shared memory       {} per block ({} opt-in), {} per SM\n",
+                     kib(d.smem_per_block), kib(d.smem_per_block_optin), kib(d.smem_per_sm));
+  out += fmt::format("L2 cache            {}\n", kib(d.l2_bytes));
+  if (d.fp32_lanes_per_sm > 0)
+    out += fmt::format("FP32 peak           {:.1f} TFLOP/s ({} lanes/SM x 2 flops x clock)\n",
+                       d.fp32_peak_gflops / 1000.0, d.fp32_lanes_per_sm);
+  else
+    out += "FP32 peak           unknown for this compute capability\n";
+  out += fmt::format("DRAM peak           {:.0f} GB/s (2 x bus width x memory clock)\n",
+                     d.dram_peak_gbs);
+  return out;
+}
+
+}  // namespace smemlab

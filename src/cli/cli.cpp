@@ -1,0 +1,174 @@
+#include "cli/cli.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "smemlab/bench.hpp"
+#include "smemlab/device_info.hpp"
+#include "smemlab/error.hpp"
+#include "smemlab/registry.hpp"
+#include "smemlab/report.hpp"
+
+namespace smemlab::cli {
+namespace {
+
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+struct Options {
+  int device = 0;
+  std::vector<std::string> list_families;
+  BenchRequest bench;
+  std::string format = "table";
+  std::string output;
+  bool quiet = false;
+};
+
+// Fails before any device work when the output file could not be created.
+void check_output_path(const std::string& path) {
+  if (path.empty()) return;
+  const std::filesystem::path p(path);
+  const auto dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec))
+    throw UsageError(fmt::format("--output {}: directory '{}' does not exist", path, dir.string()));
+  if (std::filesystem::is_directory(p, ec))
+    throw UsageError(fmt::format("--output {}: is a directory", path));
+  if (access(dir.c_str(), W_OK) != 0)
+    throw UsageError(fmt::format("--output {}: directory '{}' is not writable", path, dir.string()));
+}
+
+// Written beside the target and renamed over it: a reader never sees half a file.
+void write_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = fmt::format("{}.tmp{}", path, getpid());
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << text;
+    f.close();
+    if (!f) {
+      std::remove(tmp.c_str());
+      throw std::runtime_error(fmt::format("could not write {}", tmp));
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error(fmt::format("could not write {}: {}", path, ec.message()));
+  }
+}
+
+// No GPU is a runtime failure (exit 1), not bad input; a wrong --device ordinal is bad input,
+// reported by query_device.
+void require_device() {
+  if (device_count() == 0) throw CudaError("no CUDA device found: this command needs a GPU");
+}
+
+int cmd_list(const Options& opt, std::ostream& out) {
+  for (const auto& f : opt.list_families) (void)find_family(f);
+  std::size_t width = 0;
+  const auto variants = all_variants();
+  for (const auto& v : variants) width = std::max(width, v.id().size());
+  for (const auto& v : variants) {
+    if (!opt.list_families.empty() &&
+        std::find(opt.list_families.begin(), opt.list_families.end(), v.family) ==
+            opt.list_families.end())
+      continue;
+    out << fmt::format("{:<{}}  {}\n", v.id(), width, v.description);
+  }
+  return 0;
+}
+
+int cmd_info(const Options& opt, std::ostream& out) {
+  require_device();
+  out << describe(query_device(opt.device));
+  return 0;
+}
+
+int cmd_bench(const Options& opt, std::ostream& out, std::ostream& err) {
+  // Everything the user typed is checked before the device is touched.
+  const BenchPlan plan = plan_bench(opt.bench);
+  const Format format = parse_format(opt.format);
+  check_output_path(opt.output);
+  require_device();
+  const DeviceInfo device = query_device(opt.device);
+  check_fits(plan, device);
+
+  const ProgressFn progress = [&](std::string_view message) {
+    if (!opt.quiet) err << "smemlab: " << message << std::endl;
+  };
+  const BenchReport report = run_bench(plan, opt.device, progress);
+  const std::string text = render(report, format);
+  if (opt.output.empty()) {
+    out << text;
+  } else {
+    write_atomically(opt.output, text);
+  }
+  if (!report.all_verified()) {
+    const auto failed = std::count_if(report.rows.begin(), report.rows.end(),
+                                      [](const BenchRow& r) { return !r.verified; });
+    err << fmt::format("smemlab: {} result(s) failed verification\n", failed);
+    return kExitFailure;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  Options opt;
+  CLI::App app{"smemlab: shared-memory CUDA kernels, verified, measured and explained", "smemlab"};
+  app.require_subcommand(1);
+  app.fallthrough();
+  app.add_option("--device", opt.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
+
+  auto* list = app.add_subcommand("list", "List the registered kernel variants");
+  list->add_option("--family", opt.list_families, "Only these families")->delimiter(',');
+
+  auto* info = app.add_subcommand("info", "Describe the GPU: SMs, clocks, memory, peaks");
+
+  auto* bench = app.add_subcommand("bench", "Verify and time variants against the reference");
+  bench->add_option("--family", opt.bench.families, "Families to run (comma-separated)")
+      ->delimiter(',');
+  bench->add_option("--variant", opt.bench.variants, "Variants: name or family/name")
+      ->delimiter(',');
+  bench->add_option("--size", opt.bench.sizes, "Sizes: N, RxC or MxNxK; several allowed")
+      ->delimiter(',');
+  bench->add_option("--reps", opt.bench.options.reps, "Timed runs (median reported)")
+      ->capture_default_str();
+  bench->add_option("--warmup", opt.bench.options.warmup, "Untimed runs first")
+      ->capture_default_str();
+  bench->add_option("--format", opt.format, "table, csv, json or markdown")->capture_default_str();
+  bench->add_option("--output", opt.output, "Write the results to this file");
+  bench->add_flag("--quiet", opt.quiet, "No progress on stderr");
+
+  try {
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+      out << app.help();
+      return 0;
+    } catch (const CLI::CallForAllHelp&) {
+      out << app.help("", CLI::AppFormatMode::All);
+      return 0;
+    } catch (const CLI::ParseError& e) {
+      throw UsageError(e.what());
+    }
+    if (*list) return cmd_list(opt, out);
+    if (*info) return cmd_info(opt, out);
+    return cmd_bench(opt, out, err);
+  } catch (const UsageError& e) {
+    err << "smemlab: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    err << "smemlab: error: " << e.what() << "\n";
+    return kExitFailure;
+  }
+}
+
+}  // namespace smemlab::cli

@@ -1,0 +1,22 @@
+#include "smemlab/registry.hpp"
+
+#include "smemlab/matmul.hpp"
+
+namespace smemlab {
+
+std::string_view smem_kind_name(SmemKind kind) {
+  switch (kind) {
+    case SmemKind::none: return "none";
+    case SmemKind::static_alloc: return "static";
+    case SmemKind::dynamic_alloc: return "dynamic";
+  }
+  return "unknown";
+}
+
+std::vector<VariantInfo> all_variants() {
+  std::vector<VariantInfo> out;
+  for (const auto& v : matmul::variants()) out.push_back(v.info);
+  return out;
+}
+
+}  // namespace smemlab

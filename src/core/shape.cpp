@@ -1,0 +1,45 @@
+#include "smemlab/shape.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+
+#include "smemlab/error.hpp"
+
+namespace smemlab {
+
+std::string Shape::label() const {
+  std::string out;
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    if (i > 0) out += 'x';
+    out += std::to_string(dims[i]);
+  }
+  return out;
+}
+
+Shape parse_shape(std::string_view text) {
+  const auto bad = [&](std::string_view why) {
+    return UsageError(fmt::format("invalid size '{}': {}", text, why));
+  };
+  Shape shape;
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t end = std::min(text.find('x', pos), text.size());
+    const std::string_view part = text.substr(pos, end - pos);
+    if (part.empty()) throw bad("expected N, RxC or MxNxK with positive integers");
+    if (part.front() == '-') throw bad("sizes must be positive");
+    std::int64_t value = 0;
+    const auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
+    if (ec == std::errc::result_out_of_range) throw bad("number too large");
+    if (ec != std::errc() || ptr != part.data() + part.size())
+      throw bad("expected N, RxC or MxNxK with positive integers");
+    if (value <= 0) throw bad("sizes must be positive");
+    shape.dims.push_back(value);
+    if (shape.dims.size() > 3) throw bad("at most three dimensions");
+    if (end == text.size()) break;
+    pos = end + 1;
+  }
+  return shape;
+}
+
+}  // namespace smemlab

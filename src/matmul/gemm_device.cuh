@@ -1,0 +1,82 @@
+#pragma once
+// Device helpers shared by the matmul kernels: tile coordinates, predicated loads and the
+// alpha/beta epilogue. Kernels instantiate the load with Checked = false for tiles that lie
+// wholly inside the matrices, so the interior pays nothing for edge handling.
+#include <cstddef>
+#include <stdexcept>
+#include <type_traits>
+
+#include "smemlab/matmul.hpp"
+
+namespace smemlab::matmul::detail {
+
+// Element (r, c) of a row-major matrix with leading dimension ld; when Checked, 0 outside
+// rows x cols, so partial tiles contribute nothing to the sums.
+template <bool Checked>
+__device__ __forceinline__ float load_or_zero(const float* p, int r, int c, int ld, int rows,
+                                              int cols) {
+  if constexpr (Checked) {
+    if (r >= rows || c >= cols) return 0.0F;
+  }
+  return p[static_cast<std::size_t>(r) * ld + c];
+}
+
+// C = alpha * acc + beta * C; with beta == 0, C is never read (it may hold NaN, as BLAS allows).
+__device__ __forceinline__ void store_c(float* c, float acc, float alpha, float beta) {
+  *c = beta == 0.0F ? alpha * acc : alpha * acc + beta * *c;
+}
+
+template <bool Checked>
+__device__ __forceinline__ void store_c_if(const GemmArgs& g, int r, int c, float acc) {
+  if constexpr (Checked) {
+    if (r >= g.m || c >= g.n) return;
+  }
+  store_c(g.c + static_cast<std::size_t>(r) * g.ldc + c, acc, g.alpha, g.beta);
+}
+
+// Block tiles are numbered in a 1D grid (no 65535 limit on either dimension), row-major
+// over the tiles of C.
+struct BlockTile {
+  int row0;
+  int col0;
+  bool edge;  // the tile reaches past the last row or column of C
+};
+
+__device__ __forceinline__ BlockTile block_tile(const GemmArgs& g, int tile_rows, int tile_cols) {
+  const int tiles_n = (g.n + tile_cols - 1) / tile_cols;
+  const int row0 = static_cast<int>(blockIdx.x / tiles_n) * tile_rows;
+  const int col0 = static_cast<int>(blockIdx.x % tiles_n) * tile_cols;
+  return {row0, col0, row0 + tile_rows > g.m || col0 + tile_cols > g.n};
+}
+
+inline unsigned grid_for(const GemmArgs& g, int tile_rows, int tile_cols) {
+  const long long tiles = static_cast<long long>((g.m + tile_rows - 1) / tile_rows) *
+                          ((g.n + tile_cols - 1) / tile_cols);
+  if (tiles > 0x7FFFFFFFLL) throw std::invalid_argument("gemm: C has more tiles than a grid holds");
+  return static_cast<unsigned>(tiles);
+}
+
+// Walks K in steps of `depth`, calling step(checked, k0) with checked a std::bool_constant:
+// unchecked for the full steps of an interior block, checked on edge blocks and for the last
+// partial step. The branch is uniform across the block, so no warp diverges on it.
+template <class Step>
+__device__ __forceinline__ void for_each_k_step(int k, int depth, bool edge, Step&& step) {
+  const int k_full = k - k % depth;
+  if (edge) {
+    for (int k0 = 0; k0 < k_full; k0 += depth) step(std::true_type{}, k0);
+  } else {
+    for (int k0 = 0; k0 < k_full; k0 += depth) step(std::false_type{}, k0);
+  }
+  if (k_full < k) step(std::true_type{}, k_full);
+}
+
+template <class StoreAll>
+__device__ __forceinline__ void epilogue(bool edge, StoreAll&& store_all) {
+  if (edge) {
+    store_all(std::true_type{});
+  } else {
+    store_all(std::false_type{});
+  }
+}
+
+}  // namespace smemlab::matmul::detail

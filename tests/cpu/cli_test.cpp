@@ -1,0 +1,87 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "cli/cli.hpp"
+#include "smemlab/device_info.hpp"
+
+namespace {
+
+struct Result {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+Result run(std::vector<std::string> args) {
+  args.insert(args.begin(), "smemlab");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out;
+  std::ostringstream err;
+  const int status =
+      smemlab::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+  return {status, out.str(), err.str()};
+}
+
+}  // namespace
+
+TEST(Cli, HelpAndListNeedNoDevice) {
+  const Result help = run({"--help"});
+  EXPECT_EQ(help.status, 0);
+  EXPECT_NE(help.out.find("bench"), std::string::npos);
+  const Result bench_help = run({"bench", "--help"});
+  EXPECT_EQ(bench_help.status, 0);
+  EXPECT_NE(bench_help.out.find("--size"), std::string::npos);
+  const Result list = run({"list"});
+  EXPECT_EQ(list.status, 0);
+  EXPECT_NE(list.out.find("matmul/naive "), std::string::npos);
+  EXPECT_NE(list.out.find("matmul/cublas "), std::string::npos);
+  EXPECT_EQ(run({"list", "--family", "matmul"}).status, 0);
+}
+
+// Every bad input: exit status 2 and exactly one line on stderr, nothing on stdout. On a machine
+// without a GPU this also shows the check comes before any device work: otherwise the answer
+// would be "no CUDA device" with status 1.
+class BadInput : public testing::TestWithParam<std::vector<std::string>> {};
+
+TEST_P(BadInput, OneLineOnStderrAndStatus2) {
+  const Result r = run(GetParam());
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("smemlab: ", 0), 0U) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cli, BadInput,
+    testing::Values(std::vector<std::string>{},                        // no subcommand
+                    std::vector<std::string>{"frobnicate"},            // unknown subcommand
+                    std::vector<std::string>{"bench", "--family", "nope"},
+                    std::vector<std::string>{"bench", "--variant", "nope"},
+                    std::vector<std::string>{"bench", "--variant", "matmul/nope"},
+                    std::vector<std::string>{"bench", "--format", "xml"},
+                    std::vector<std::string>{"bench", "--size", "0"},
+                    std::vector<std::string>{"bench", "--size", "-3"},
+                    std::vector<std::string>{"bench", "--size", "abc"},
+                    std::vector<std::string>{"bench", "--size", "64x64"},
+                    std::vector<std::string>{"bench", "--size", "256,0"},
+                    std::vector<std::string>{"bench", "--reps", "0"},
+                    std::vector<std::string>{"bench", "--reps", "-2"},
+                    std::vector<std::string>{"bench", "--reps", "many"},
+                    std::vector<std::string>{"bench", "--warmup", "-1"},
+                    std::vector<std::string>{"bench", "--output", "/no/such/dir/out.json"},
+                    std::vector<std::string>{"bench", "--unknown-flag"},
+                    std::vector<std::string>{"--device", "-1", "info"},
+                    std::vector<std::string>{"list", "--family", "nope"}));
+
+TEST(Cli, CommandsThatNeedAGpuFailCleanlyWithoutOne) {
+  if (smemlab::device_count() > 0) GTEST_SKIP() << "a GPU is visible";
+  for (const auto& args : {std::vector<std::string>{"info"},
+                           std::vector<std::string>{"bench", "--variant", "naive", "--size", "64"}}) {
+    const Result r = run(args);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("no CUDA device"), std::string::npos) << r.err;
+  }
+}

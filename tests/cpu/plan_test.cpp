@@ -1,0 +1,70 @@
+#include <gtest/gtest.h>
+
+#include "smemlab/bench.hpp"
+#include "smemlab/error.hpp"
+
+using namespace smemlab;
+
+namespace {
+BenchRequest request(std::vector<std::string> families, std::vector<std::string> variants,
+                     std::vector<std::string> sizes) {
+  BenchRequest r;
+  r.families = std::move(families);
+  r.variants = std::move(variants);
+  r.sizes = std::move(sizes);
+  return r;
+}
+}  // namespace
+
+TEST(Plan, DefaultsRunEveryFamilyAtItsDefaultSizes) {
+  const BenchPlan plan = plan_bench({});
+  ASSERT_EQ(plan.items.size(), families().size());
+  const auto& matmul = plan.items.front();
+  EXPECT_EQ(matmul.family->name(), "matmul");
+  EXPECT_EQ(matmul.sizes.size(), matmul.family->default_sizes().size());
+  EXPECT_EQ(matmul.sizes.front(), (Shape{{256, 256, 256}}));
+  EXPECT_EQ(matmul.sizes.back(), (Shape{{4097, 4097, 4097}}));  // a multiple of no tile
+  // All variants but the reference, which every run includes anyway.
+  EXPECT_EQ(matmul.variants.size(), matmul.family->variants().size() - 1);
+  EXPECT_EQ(std::count(matmul.variants.begin(), matmul.variants.end(), "cublas"), 0);
+}
+
+TEST(Plan, SelectsVariantsByNameOrFamilyName) {
+  const BenchPlan plan = plan_bench(request({}, {"naive", "matmul/smem_tile32", "naive"}, {"7x13x5"}));
+  ASSERT_EQ(plan.items.size(), 1U);
+  EXPECT_EQ(plan.items[0].variants, (std::vector<std::string_view>{"naive", "smem_tile32"}));
+  EXPECT_EQ(plan.items[0].sizes, (std::vector<Shape>{Shape{{7, 13, 5}}}));
+}
+
+TEST(Plan, ReferenceAloneIsAValidSelection) {
+  const BenchPlan plan = plan_bench(request({"matmul"}, {"cublas"}, {"64"}));
+  ASSERT_EQ(plan.items.size(), 1U);
+  EXPECT_TRUE(plan.items[0].variants.empty());
+}
+
+TEST(Plan, RejectsBadRequests) {
+  EXPECT_THROW((void)plan_bench(request({"nope"}, {}, {})), UsageError);
+  EXPECT_THROW((void)plan_bench(request({}, {"nope"}, {})), UsageError);
+  EXPECT_THROW((void)plan_bench(request({}, {"nope/naive"}, {})), UsageError);
+  EXPECT_THROW((void)plan_bench(request({}, {"matmul/nope"}, {})), UsageError);
+  EXPECT_THROW((void)plan_bench(request({}, {}, {"0"})), UsageError);
+  EXPECT_THROW((void)plan_bench(request({}, {}, {"-4"})), UsageError);
+  EXPECT_THROW((void)plan_bench(request({}, {}, {"64x64"})), UsageError);  // matmul: N or MxNxK
+  EXPECT_THROW((void)plan_bench(request({}, {}, {"3000000000"})), UsageError);
+  BenchRequest reps;
+  reps.options.reps = 0;
+  EXPECT_THROW((void)plan_bench(reps), UsageError);
+  BenchRequest warmup;
+  warmup.options.warmup = -1;
+  EXPECT_THROW((void)plan_bench(warmup), UsageError);
+}
+
+TEST(Plan, MemoryCheckRejectsSizesThatCannotFit) {
+  const BenchPlan plan = plan_bench(request({}, {"naive"}, {"100000"}));
+  DeviceInfo small;
+  small.name = "test device";
+  small.global_mem_bytes = std::size_t{80} << 30;
+  small.l2_bytes = std::size_t{50} << 20;
+  EXPECT_THROW(check_fits(plan, small), UsageError);  // 3 x 40 GB of floats
+  EXPECT_NO_THROW(check_fits(plan_bench(request({}, {"naive"}, {"8192"})), small));
+}

@@ -1,0 +1,95 @@
+// The CPU reference and the verifier: the ground truth for every kernel check, so they are
+// checked here against hand-computed values, and the tolerance is shown to accept honest FP32
+// rounding while rejecting the kind of defect a kernel has.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "smemlab/matmul.hpp"
+#include "smemlab/verify.hpp"
+
+using namespace smemlab;
+
+TEST(Reference, HandComputedProductWithLeadingDimensionsAlphaAndBeta) {
+  // A 2x3 (lda 4), B 3x2 (ldb 3), C 2x2 (ldc 3); padding holds NaN and must not be read.
+  const float nan = std::nanf("");
+  const std::vector<float> a{1, 2, 3, nan, 4, 5, 6, nan};
+  const std::vector<float> b{7, 8, nan, 9, 10, nan, 11, 12, nan};
+  const std::vector<float> c{1, 2, nan, 3, 4, nan};
+  std::vector<double> out(4);
+  matmul::reference_gemm(2, 2, 3, 2.0, a.data(), 4, b.data(), 3, -1.0, c.data(), 3, out.data(), 2);
+  // A*B = [58 64; 139 154]
+  EXPECT_EQ(out, (std::vector<double>{2 * 58 - 1, 2 * 64 - 2, 2 * 139 - 3, 2 * 154 - 4}));
+  // beta = 0: C is not read at all.
+  matmul::reference_gemm(2, 2, 3, 1.0, a.data(), 4, b.data(), 3, 0.0, nullptr, 3, out.data(), 2);
+  EXPECT_EQ(out, (std::vector<double>{58, 64, 139, 154}));
+}
+
+TEST(Verify, CatchesNonFiniteAndSingleWrongElements) {
+  const std::size_t n = 1000;
+  std::vector<double> ref(n * n);
+  std::mt19937 gen(7);
+  std::uniform_real_distribution<double> dist(-1, 1);
+  for (auto& x : ref) x = dist(gen);
+  std::vector<float> x(ref.begin(), ref.end());
+  const double tol = matmul::relative_tolerance(1000);
+  EXPECT_TRUE(compare_matrix<float>(n, n, x.data(), n, ref.data(), n).within(tol));
+
+  auto poisoned = x;
+  poisoned[n * n - 1] = std::nanf("");
+  const ErrorStats p = compare_matrix<float>(n, n, poisoned.data(), n, ref.data(), n);
+  EXPECT_EQ(p.non_finite, 1U);
+  EXPECT_FALSE(p.within(tol));
+
+  // One element off by 0.005 in a million: invisible in the norm, caught per element.
+  auto one_wrong = x;
+  one_wrong[12345] += 0.005F;
+  const ErrorStats w = compare_matrix<float>(n, n, one_wrong.data(), n, ref.data(), n);
+  EXPECT_LT(w.relative, tol);
+  EXPECT_FALSE(w.within(tol));
+}
+
+// Simulates what a correct FP32 kernel does (a float accumulator over K products) and what a
+// typical defect does (one K-step of 8 products lost), and checks the tolerance separates them.
+TEST(Verify, ToleranceAcceptsFp32RoundingAndRejectsAMissingKStep) {
+  for (const int k : {1, 17, 999, 4096, 8192}) {
+    const int m = 16;
+    const int n = 64;
+    std::mt19937 gen(static_cast<unsigned>(k));
+    std::uniform_real_distribution<float> dist(-1.0F, 1.0F);
+    std::vector<float> a(static_cast<std::size_t>(m) * k);
+    std::vector<float> b(static_cast<std::size_t>(k) * n);
+    for (auto& v : a) v = dist(gen);
+    for (auto& v : b) v = dist(gen);
+    std::vector<double> ref(static_cast<std::size_t>(m) * n);
+    matmul::reference_gemm(m, n, k, 1.0, a.data(), k, b.data(), n, 0.0, nullptr, n, ref.data(), n);
+    std::vector<float> honest(ref.size());
+    std::vector<float> defective(ref.size());
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < n; ++j) {
+        float acc = 0.0F;
+        float acc_missing = 0.0F;
+        for (int p = 0; p < k; ++p) {
+          const float prod = a[static_cast<std::size_t>(i) * k + p] * b[static_cast<std::size_t>(p) * n + j];
+          acc += prod;
+          if (p >= 8 || k <= 8) acc_missing += prod;
+        }
+        honest[static_cast<std::size_t>(i) * n + j] = acc;
+        defective[static_cast<std::size_t>(i) * n + j] = k <= 8 ? acc + 1.0F : acc_missing;
+      }
+    }
+    const double tol = matmul::relative_tolerance(k);
+    const ErrorStats good = compare_matrix<float>(m, n, honest.data(), n, ref.data(), n);
+    EXPECT_TRUE(good.within(tol)) << "k=" << k << " error " << good.relative << " tol " << tol;
+    EXPECT_LT(good.relative, tol / 3) << "k=" << k << ": the margin should be wide";
+    const ErrorStats bad = compare_matrix<float>(m, n, defective.data(), n, ref.data(), n);
+    EXPECT_FALSE(bad.within(tol)) << "k=" << k << " error " << bad.relative;
+  }
+}
+
+TEST(Verify, ToleranceGrowsLikeTheSquareRootOfK) {
+  EXPECT_LT(matmul::relative_tolerance(1), 1e-6);
+  EXPECT_NEAR(matmul::relative_tolerance(4096) / matmul::relative_tolerance(1024), 2.0, 0.05);
+  EXPECT_LT(matmul::relative_tolerance(65536), 2e-4);  // far below any real defect
+}

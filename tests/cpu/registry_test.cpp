@@ -1,0 +1,73 @@
+#include <gtest/gtest.h>
+
+#include <map>
+#include <regex>
+#include <set>
+
+#include "smemlab/bench.hpp"
+#include "smemlab/error.hpp"
+#include "smemlab/matmul.hpp"
+#include "smemlab/registry.hpp"
+
+using namespace smemlab;
+
+TEST(Registry, NamesAreUniqueAndWellFormed) {
+  const auto variants = all_variants();
+  ASSERT_FALSE(variants.empty());
+  std::set<std::string> ids;
+  const std::regex name_form("[a-z][a-z0-9_]*");
+  for (const auto& v : variants) {
+    EXPECT_TRUE(ids.insert(v.id()).second) << "duplicate " << v.id();
+    EXPECT_TRUE(std::regex_match(std::string(v.name), name_form)) << v.id();
+    EXPECT_FALSE(v.description.empty()) << v.id();
+    EXPECT_FALSE(v.technique.empty()) << v.id();
+    EXPECT_EQ(std::string(v.description).find('\n'), std::string::npos) << v.id();
+  }
+}
+
+TEST(Registry, EachFamilyHasExactlyOneReference) {
+  std::map<std::string, int> references;
+  for (const auto& v : all_variants()) references[std::string(v.family)] += v.reference ? 1 : 0;
+  for (const auto& [family, count] : references) EXPECT_EQ(count, 1) << family;
+}
+
+TEST(Registry, BenchFamiliesCoverTheRegistry) {
+  std::set<std::string> from_families;
+  for (const BenchFamily* f : families())
+    for (const auto& v : f->variants()) from_families.insert(v.id());
+  std::set<std::string> from_registry;
+  for (const auto& v : all_variants()) from_registry.insert(v.id());
+  EXPECT_EQ(from_families, from_registry);
+}
+
+TEST(Registry, MatmulHasTheSeedsProgression) {
+  for (const char* name :
+       {"cublas", "naive", "smem_tile16", "smem_tile32", "dyn_tile16_const", "dyn_tile16_runtime",
+        "conflict_tile16", "conflict_tile16_padded", "thread_tile_1d"})
+    EXPECT_NO_THROW((void)matmul::find(name)) << name;
+  EXPECT_TRUE(matmul::find("cublas").info.reference);
+  EXPECT_EQ(matmul::find("smem_tile16").info.smem, SmemKind::static_alloc);
+  EXPECT_EQ(matmul::find("dyn_tile16_runtime").info.smem, SmemKind::dynamic_alloc);
+  EXPECT_EQ(matmul::find("naive").info.smem, SmemKind::none);
+  EXPECT_THROW((void)matmul::find("nope"), UsageError);
+}
+
+TEST(Matmul, ValidateRejectsBadArgumentsBeforeAnyLaunch) {
+  float dummy = 0.0F;
+  const matmul::GemmArgs good{4, 5, 6, 1.0F, &dummy, 6, &dummy, 5, 0.0F, &dummy, 5};
+  EXPECT_NO_THROW(matmul::validate(good));
+  auto bad = [&](auto change) {
+    matmul::GemmArgs g = good;
+    change(g);
+    return g;
+  };
+  const matmul::GemmVariant& naive = matmul::find("naive");
+  for (const auto& g : {bad([](auto& g) { g.m = 0; }), bad([](auto& g) { g.n = -1; }),
+                        bad([](auto& g) { g.k = 0; }), bad([](auto& g) { g.lda = 5; }),
+                        bad([](auto& g) { g.ldb = 4; }), bad([](auto& g) { g.ldc = 4; }),
+                        bad([](auto& g) { g.a = nullptr; })}) {
+    EXPECT_THROW(matmul::validate(g), std::invalid_argument);
+    // gemm() validates first, so these throw here without any device.
+    EXPECT_THROW(matmul::gemm(naive, g, {}), std::invalid_argument);
+  }
+}

@@ -1,0 +1,140 @@
+// Every registered matmul variant against the double-precision CPU reference, on shapes that
+// are multiples of no tile, with padded leading dimensions and alpha/beta other than (1, 0).
+// Padding of A and B holds NaN (a variant that reads it fails); padding of C holds a sentinel
+// that must survive; with beta = 0, C starts as NaN (a variant that reads it fails).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <random>
+
+#include "gpu_test_support.hpp"
+#include "smemlab/device_buffer.hpp"
+#include "smemlab/matmul.hpp"
+#include "smemlab/verify.hpp"
+
+using namespace smemlab;
+
+namespace {
+
+struct Case {
+  int m, n, k;
+  int pad;  // extra elements per row in lda, ldb and ldc
+  float alpha, beta;
+};
+
+std::string case_name(const Case& c) {
+  std::string s = std::to_string(c.m) + "x" + std::to_string(c.n) + "x" + std::to_string(c.k);
+  if (c.pad > 0) s += "_ld" + std::to_string(c.pad);
+  if (c.beta != 0.0F) s += "_beta";
+  return s;
+}
+
+struct Inputs {
+  int lda, ldb, ldc;
+  std::vector<float> a, b, c;
+  std::vector<double> expected;  // m x n
+};
+
+constexpr float kSentinel = 1234.5F;
+
+// Built once per case and shared by every variant.
+const Inputs& inputs_for(const Case& cs) {
+  static std::map<std::string, Inputs> cache;
+  const std::string key = case_name(cs);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  Inputs in;
+  in.lda = cs.k + cs.pad;
+  in.ldb = cs.n + 2 * cs.pad;
+  in.ldc = cs.n + 3 * cs.pad;
+  const float nan = std::nanf("");
+  std::mt19937 gen(static_cast<unsigned>(cs.m * 7919 + cs.n * 104729 + cs.k));
+  std::uniform_real_distribution<float> dist(-1.0F, 1.0F);
+  const auto fill = [&](std::vector<float>& v, int rows, int cols, int ld, float pad_value) {
+    v.assign(static_cast<std::size_t>(rows) * ld, pad_value);
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c) v[static_cast<std::size_t>(r) * ld + c] = dist(gen);
+  };
+  fill(in.a, cs.m, cs.k, in.lda, nan);
+  fill(in.b, cs.k, cs.n, in.ldb, nan);
+  fill(in.c, cs.m, cs.n, in.ldc, kSentinel);
+  if (cs.beta == 0.0F)  // C must not be read: make reading it visible
+    for (int r = 0; r < cs.m; ++r)
+      for (int c = 0; c < cs.n; ++c) in.c[static_cast<std::size_t>(r) * in.ldc + c] = nan;
+  in.expected.resize(static_cast<std::size_t>(cs.m) * cs.n);
+  matmul::reference_gemm(cs.m, cs.n, cs.k, cs.alpha, in.a.data(), in.lda, in.b.data(), in.ldb,
+                         cs.beta, in.c.data(), in.ldc, in.expected.data(), cs.n);
+  return cache.emplace(key, std::move(in)).first->second;
+}
+
+const std::vector<Case>& cases() {
+  static const std::vector<Case> all = [] {
+    std::vector<Case> out;
+    for (const auto& [m, n, k] : std::vector<std::array<int, 3>>{{1, 1, 1},
+                                                                  {1, 64, 1},
+                                                                  {7, 13, 5},
+                                                                  {31, 33, 17},
+                                                                  {33, 31, 65},
+                                                                  {127, 129, 255},
+                                                                  {1000, 1001, 999},
+                                                                  {512, 512, 512}}) {
+      out.push_back({m, n, k, 0, 1.0F, 0.0F});
+      out.push_back({m, n, k, 3, 1.5F, -0.75F});
+    }
+    return out;
+  }();
+  return all;
+}
+
+class MatmulVariant : public testing::TestWithParam<std::tuple<std::string, std::size_t>> {};
+
+TEST_P(MatmulVariant, MatchesTheCpuReference) {
+  SMEMLAB_REQUIRE_GPU();
+  const auto& [name, case_index] = GetParam();
+  const Case& cs = cases()[case_index];
+  const Inputs& in = inputs_for(cs);
+  const matmul::GemmVariant& variant = matmul::find(name);
+
+  DeviceBuffer<float> a(in.a.size());
+  DeviceBuffer<float> b(in.b.size());
+  DeviceBuffer<float> c(in.c.size());
+  a.upload(in.a, nullptr);
+  b.upload(in.b, nullptr);
+  c.upload(in.c, nullptr);
+  const matmul::CublasHandle cublas;
+  const matmul::GemmArgs args{cs.m, cs.n, cs.k, cs.alpha, a.data(), in.lda, b.data(), in.ldb,
+                              cs.beta, c.data(), in.ldc};
+  matmul::gemm(variant, args, {nullptr, cublas.get()});
+  SMEMLAB_CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<float> got(in.c.size());
+  c.download(got, nullptr);
+
+  const ErrorStats err = compare_matrix<float>(cs.m, cs.n, got.data(), in.ldc, in.expected.data(), cs.n);
+  const double tol = matmul::relative_tolerance(cs.k);
+  EXPECT_TRUE(err.within(tol)) << "relative " << err.relative << ", max element " << err.max_element
+                               << ", non-finite " << err.non_finite << ", tolerance " << tol;
+  std::size_t clobbered = 0;
+  for (int r = 0; r < cs.m; ++r)
+    for (int col = cs.n; col < in.ldc; ++col)
+      clobbered += std::memcmp(&got[static_cast<std::size_t>(r) * in.ldc + col], &kSentinel,
+                               sizeof(float)) != 0;
+  EXPECT_EQ(clobbered, 0U) << "elements of C's padding were written";
+}
+
+std::vector<std::string> variant_names() {
+  std::vector<std::string> out;
+  for (const auto& v : matmul::variants()) out.emplace_back(v.info.name);
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Matmul, MatmulVariant,
+    testing::Combine(testing::ValuesIn(variant_names()), testing::Range<std::size_t>(0, 16)),
+    [](const auto& info) {
+      return std::get<0>(info.param) + "_" + case_name(cases()[std::get<1>(info.param)]);
+    });
+
+TEST(MatmulCases, CoverEveryShapeTwice) { EXPECT_EQ(cases().size(), 16U); }
+
+}  // namespace
