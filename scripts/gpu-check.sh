@@ -23,8 +23,12 @@ smemlab="$smemlab_build_dir/smemlab"
 "$smemlab" info | tee -a "$OUT/device.txt" >&2
 
 step "tests"
-ctest --test-dir "$smemlab_build_dir" --output-on-failure -j 8 >"$OUT/tests.log" 2>&1 || status=1
-grep -E "tests passed|tests failed|Skipped|\(Failed\)" "$OUT/tests.log" | tail -15 >&2
+if ! ctest --test-dir "$smemlab_build_dir" --output-on-failure -j 8 >"$OUT/tests.log" 2>&1; then
+  status=1
+  grep -E -A12 "\[  FAILED  \]|Failure|CMake Error" "$OUT/tests.log" | head -60 >&2
+fi
+grep -E "tests passed|tests failed|\(Failed\)|Not Run|Timeout" "$OUT/tests.log" | tail -15 >&2
+grep -E "(cpu|gpu) +=" "$OUT/tests.log" >&2
 
 step "compute-sanitizer (memcheck, racecheck, synccheck) on every variant at 33x31x65 and 7x13x5"
 : >"$OUT/sanitizer.log"
@@ -41,8 +45,8 @@ done
 
 step "SASS of the matmul kernels"
 if command -v cuobjdump >/dev/null; then
-  cuobjdump -sass "$smemlab" >"$OUT/sass.txt" 2>&1
-  python3 "$smemlab_root/scripts/sass_summary.py" "$OUT/sass.txt" >"$OUT/sass-summary.txt" 2>&1
+  cuobjdump -sass "$smemlab" >"$smemlab_build_dir/sass.txt" 2>&1
+  python3 "$smemlab_root/scripts/sass_summary.py" "$smemlab_build_dir/sass.txt" >"$OUT/sass-summary.txt" 2>&1
   cat "$OUT/sass-summary.txt" >&2
 fi
 

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Pivots `ncu --csv --metrics ...` output into one row per kernel, one column per metric.
+
+ncu_summary.py FILE.csv [FILE.csv ...]. Where a kernel ran several times (the bench's checked
+run and its timed runs), the last launch is shown. Kernel names are shortened to the template
+name and its arguments.
+"""
+import csv
+import io
+import re
+import sys
+
+SHORT = {
+    "gpu__time_duration.sum": "time",
+    "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active": "fma%",
+    "sm__warps_active.avg.pct_of_peak_sustained_active": "occup%",
+    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": "ffma",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": "shLdWave",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum": "shStWave",
+    "smsp__sass_inst_executed_op_shared_ld.sum": "shLdInst",
+    "smsp__sass_inst_executed_op_shared_st.sum": "shStInst",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum": "shLdConf",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum": "shStConf",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": "gLdSect",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": "gLdReq",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum": "gStSect",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum": "gStReq",
+    "lts__t_bytes.sum": "L2bytes",
+    "dram__bytes_read.sum": "dramRd",
+}
+
+
+def short_kernel(name):
+    for pattern in (r"(\w+_kernel(?:<[^()]*>)?)", r"(\w*gemm\w*)"):
+        m = re.search(pattern, name)
+        if m:
+            return m.group(1)[:60]
+    return name[:60]
+
+
+def short_metric(metric):
+    if metric in SHORT:
+        return SHORT[metric]
+    m = re.search(r"stalled_(\w+?)_per_issue", metric)
+    return "stall_" + m.group(1) if m else metric
+
+
+def main(paths):
+    table = {}
+    order = []
+    columns = []
+    for path in paths:
+        text = open(path, errors="replace").read()
+        start = text.find('"ID"')
+        if start < 0:
+            continue
+        for row in csv.DictReader(io.StringIO(text[start:])):
+            kernel = short_kernel(row["Kernel Name"])
+            metric = short_metric(row["Metric Name"])
+            if kernel not in table:
+                table[kernel] = {}
+                order.append(kernel)
+            if metric not in columns:
+                columns.append(metric)
+            table[kernel][metric] = row["Metric Value"].replace(",", "")
+    width = max((len(k) for k in order), default=10)
+    print(f"{'kernel':<{width}}" + "".join(f"{c:>14}" for c in columns))
+    for k in order:
+        print(f"{k:<{width}}" + "".join(f"{table[k].get(c, '-'):>14}" for c in columns))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
