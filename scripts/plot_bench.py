@@ -5,7 +5,7 @@ plot_bench.py RESULTS.json [--plot OUT.png] [--family F] [--summary]
 
 --plot draws throughput against size, one line per variant (the reference dashed), the picture
 seed 003 shows. --summary prints a compact table: one row per variant, one column per size,
-each cell "throughput (ratio to the reference)".
+each cell "throughput (ratio to the reference)"; --markdown prints the same as a markdown table.
 """
 import argparse
 import json
@@ -40,25 +40,31 @@ def ordered(values, key=None):
     return sorted(seen, key=key) if key else seen
 
 
-def summary(device, rows):
+def summary(device, rows, markdown=False):
     sizes = ordered([r["size"] for r in rows], key=work)
     variants = ordered([r["variant"] for r in rows])
     cell = {(r["variant"], r["size"]): r for r in rows}
     unit = rows[0]["throughput_unit"]
     scale, shown = (1e-3, unit.replace("G", "T")) if unit == "GFLOP/s" else (1.0, unit)
+
+    def text(v, s):
+        r = cell.get((v, s))
+        if r is None:
+            return "-"
+        mark = "" if r["verified"] else " FAILED"
+        return f"{r['throughput'] * scale:.2f} ({r['vs_reference']:.2f}){mark}"
+
+    if markdown:
+        print(f"| variant | " + " | ".join(sizes) + " |")
+        print("|---|" + "---:|" * len(sizes))
+        for v in variants:
+            print(f"| {v} | " + " | ".join(text(v, s) for s in sizes) + " |")
+        return
     width = max(len(v) for v in variants)
-    print(f"{device['name']}: {shown} (x reference), median of runs; * = failed verification")
+    print(f"{device['name']}: {shown} (x reference), median of runs; FAILED = failed verification")
     print(" " * width + "".join(f"{s:>18}" for s in sizes))
     for v in variants:
-        line = f"{v:<{width}}"
-        for s in sizes:
-            r = cell.get((v, s))
-            if r is None:
-                line += f"{'-':>18}"
-                continue
-            mark = "" if r["verified"] else "*"
-            line += f"{r['throughput'] * scale:>10.2f} ({r['vs_reference']:.2f}){mark}"
-        print(line)
+        print(f"{v:<{width}}" + "".join(f"{text(v, s):>18}" for s in sizes))
 
 
 def plot(device, rows, out, family):
@@ -70,11 +76,14 @@ def plot(device, rows, out, family):
     sizes = ordered([r["size"] for r in rows], key=work)
     variants = ordered([r["variant"] for r in rows])
     fig, ax = plt.subplots(figsize=(9, 5.5))
-    for v in variants:
+    markers = "osD^v<>ph*X"
+    for i, v in enumerate(variants):
         pts = [(sizes.index(r["size"]), r["throughput"]) for r in rows if r["variant"] == v]
         xs, ys = zip(*sorted(pts))
         reference = v in ("cublas", "cub")
-        ax.plot(xs, ys, "k--" if reference else "-", marker="o", label=v, linewidth=2 if reference else 1.5)
+        # Distinct markers: variants that measure the same (static and dynamic tiles) stay visible.
+        ax.plot(xs, ys, "k--" if reference else "-", marker=markers[i % len(markers)],
+                markerfacecolor="none", label=v, linewidth=2 if reference else 1.5)
     ax.set_xticks(range(len(sizes)))
     ax.set_xticklabels(sizes)
     ax.set_xlabel("size")
@@ -93,10 +102,11 @@ def main():
     ap.add_argument("--plot")
     ap.add_argument("--family")
     ap.add_argument("--summary", action="store_true")
+    ap.add_argument("--markdown", action="store_true")
     args = ap.parse_args()
     device, rows = load(args.results, args.family)
-    if args.summary:
-        summary(device, rows)
+    if args.summary or args.markdown:
+        summary(device, rows, markdown=args.markdown)
     if args.plot:
         plot(device, rows, args.plot, args.family)
 
