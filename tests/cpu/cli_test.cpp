@@ -1,44 +1,29 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <sstream>
 
-#include "cli/cli.hpp"
 #include "smemlab/device_info.hpp"
+#include "support/run_cli.hpp"
 
 namespace {
 
-struct Result {
-  int status;
-  std::string out;
-  std::string err;
-};
-
-Result run(std::vector<std::string> args) {
-  args.insert(args.begin(), "smemlab");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out;
-  std::ostringstream err;
-  const int status =
-      smemlab::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {status, out.str(), err.str()};
-}
+using Result = smemlab::testing::CliResult;
+using smemlab::testing::run_cli;
 
 }  // namespace
 
 TEST(Cli, HelpAndListNeedNoDevice) {
-  const Result help = run({"--help"});
+  const Result help = run_cli({"--help"});
   EXPECT_EQ(help.status, 0);
   EXPECT_NE(help.out.find("bench"), std::string::npos);
-  const Result bench_help = run({"bench", "--help"});
+  const Result bench_help = run_cli({"bench", "--help"});
   EXPECT_EQ(bench_help.status, 0);
   EXPECT_NE(bench_help.out.find("--size"), std::string::npos);
-  const Result list = run({"list"});
+  const Result list = run_cli({"list"});
   EXPECT_EQ(list.status, 0);
   EXPECT_NE(list.out.find("matmul/naive "), std::string::npos);
   EXPECT_NE(list.out.find("matmul/cublas "), std::string::npos);
-  EXPECT_EQ(run({"list", "--family", "matmul"}).status, 0);
+  EXPECT_EQ(run_cli({"list", "--family", "matmul"}).status, 0);
 }
 
 // Every bad input: exit status 2 and exactly one line on stderr, nothing on stdout. On a machine
@@ -47,7 +32,7 @@ TEST(Cli, HelpAndListNeedNoDevice) {
 class BadInput : public testing::TestWithParam<std::vector<std::string>> {};
 
 TEST_P(BadInput, OneLineOnStderrAndStatus2) {
-  const Result r = run(GetParam());
+  const Result r = run_cli(GetParam());
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_EQ(r.err.rfind("smemlab: ", 0), 0U) << r.err;
@@ -80,7 +65,7 @@ TEST(Cli, CommandsThatNeedAGpuFailCleanlyWithoutOne) {
   if (smemlab::device_count() > 0) GTEST_SKIP() << "a GPU is visible";
   for (const auto& args : {std::vector<std::string>{"info"},
                            std::vector<std::string>{"bench", "--variant", "naive", "--size", "64"}}) {
-    const Result r = run(args);
+    const Result r = run_cli(args);
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.err.find("no CUDA device"), std::string::npos) << r.err;
   }

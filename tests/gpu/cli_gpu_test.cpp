@@ -3,32 +3,18 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
-#include <sstream>
 
-#include "cli/cli.hpp"
-#include "gpu_test_support.hpp"
+#include "support/gpu.hpp"
+#include "support/run_cli.hpp"
 
 namespace {
 
-struct Result {
-  int status;
-  std::string out;
-  std::string err;
-};
-
-Result run(std::vector<std::string> args) {
-  args.insert(args.begin(), "smemlab");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out;
-  std::ostringstream err;
-  const int status = smemlab::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {status, out.str(), err.str()};
-}
+using Result = smemlab::testing::CliResult;
+using smemlab::testing::run_cli;
 
 TEST(CliGpu, InfoDescribesTheDevice) {
   SMEMLAB_REQUIRE_GPU();
-  const Result r = run({"info"});
+  const Result r = run_cli({"info"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("compute capability"), std::string::npos);
   EXPECT_NE(r.out.find("L2 cache"), std::string::npos);
@@ -36,7 +22,7 @@ TEST(CliGpu, InfoDescribesTheDevice) {
 
 TEST(CliGpu, SmallBenchIsVerifiedAndReferenceComesFirst) {
   SMEMLAB_REQUIRE_GPU();
-  const Result r = run({"bench", "--variant", "naive,thread_tile_1d", "--size", "33x31x65,100",
+  const Result r = run_cli({"bench", "--variant", "naive,thread_tile_1d", "--size", "33x31x65,100",
                         "--reps", "3", "--warmup", "1", "--format", "json", "--quiet"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
@@ -57,7 +43,7 @@ TEST(CliGpu, DeviceDependentErrorsAreUsageErrors) {
        {std::vector<std::string>{"bench", "--variant", "naive", "--size", "300000"},
         std::vector<std::string>{"--device", "999", "info"},
         std::vector<std::string>{"bench", "--device", "999", "--size", "64"}}) {
-    const Result r = run(args);
+    const Result r = run_cli(args);
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }

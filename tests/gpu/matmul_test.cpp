@@ -9,7 +9,7 @@
 #include <map>
 #include <random>
 
-#include "gpu_test_support.hpp"
+#include "support/gpu.hpp"
 #include "smemlab/device_buffer.hpp"
 #include "smemlab/matmul.hpp"
 #include "smemlab/verify.hpp"

@@ -1,0 +1,27 @@
+#pragma once
+// Runs the smemlab command line in-process and captures what it prints.
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/cli.hpp"
+
+namespace smemlab::testing {
+
+struct CliResult {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+inline CliResult run_cli(std::vector<std::string> args) {
+  args.insert(args.begin(), "smemlab");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out;
+  std::ostringstream err;
+  const int status = smemlab::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+  return {status, out.str(), err.str()};
+}
+
+}  // namespace smemlab::testing
