@@ -23,7 +23,7 @@ def load(path, family):
 
 def work(size):
     """Orders sizes by the amount of work: the product of the dimensions in the label."""
-    dims = [int(d) for d in size.split("x")]
+    dims = [2 ** int(d[2:]) if d.startswith("2^") else int(d) for d in size.split("x")]
     if len(dims) == 1:
         return dims[0] ** 3
     product = 1
@@ -81,6 +81,8 @@ def plot(device, rows, out, family):
         pts = [(sizes.index(r["size"]), r["throughput"]) for r in rows if r["variant"] == v]
         xs, ys = zip(*sorted(pts))
         reference = v in ("cublas", "cub")
+        if v.startswith("cpu_"):
+            continue  # host loops: orders of magnitude off the GPU scale
         # Distinct markers: variants that measure the same (static and dynamic tiles) stay visible.
         ax.plot(xs, ys, "k--" if reference else "-", marker=markers[i % len(markers)],
                 markerfacecolor="none", label=v, linewidth=2 if reference else 1.5)

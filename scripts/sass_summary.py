@@ -39,7 +39,7 @@ def main(path):
     name_w = 48
     print(f"{'kernel':<{name_w}}" + "".join(f"{k:>8}" for k in ["total"] + KEYS))
     for name, c in kernels.items():
-        if "gemm" not in name and "tile" not in name and "naive" not in name:
+        if "smemlab" not in name:
             continue
         short = re.sub(r"_GLOBAL__N__\w+?_\d+_", "", name)[-name_w:]
         print(f"{short:<{name_w}}" + "".join(f"{c[k]:>8}" for k in ["total"] + KEYS))

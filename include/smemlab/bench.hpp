@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -33,12 +34,18 @@ struct TimingStats {
 struct BenchRow {
   std::string family;
   std::string variant;
+  std::string dtype;  // element type: float or double
   std::string size;
   TimingStats time;
   double throughput = 0.0;  // in the family's unit (GFLOP/s, GB/s)
   std::string throughput_unit;
   double vs_reference = 0.0;  // reference median / variant median, both from this run
   double pct_of_peak = 0.0;   // throughput over the device's theoretical peak, in percent
+  // Memory-bound families: device-to-device cudaMemcpy of the same bytes in this run (bytes read
+  // + written per second, the practical ceiling) and the variant's throughput over it. NaN where
+  // not measured (reported as null or "-").
+  double copy_gbs = std::numeric_limits<double>::quiet_NaN();
+  double vs_copy = std::numeric_limits<double>::quiet_NaN();
   bool verified = false;
   double error = 0.0;      // norm-wise relative error against the reference result
   double max_error = 0.0;  // largest element error, in units of the reference's RMS
@@ -69,20 +76,28 @@ struct BenchContext {
 [[nodiscard]] TimingStats time_launches(const std::function<void()>& launch,
                                         const BenchContext& ctx);
 
+// Times host code with a steady clock: the median, min and max of `reps` runs, no warm-up.
+[[nodiscard]] TimingStats time_host(const std::function<void()>& run, int reps);
+
+// Median, min and max of a set of timings (sorted in place).
+[[nodiscard]] TimingStats summarize(std::vector<double>& times_ms);
+
 class BenchFamily {
  public:
   virtual ~BenchFamily() = default;
   [[nodiscard]] virtual std::string_view name() const = 0;
   [[nodiscard]] virtual std::vector<VariantInfo> variants() const = 0;
   [[nodiscard]] virtual std::vector<std::string> default_sizes() const = 0;
+  // Element types the family runs; the first is the default.
+  [[nodiscard]] virtual std::vector<std::string_view> dtypes() const { return {"float"}; }
   // Checks a size against the family's form (e.g. N or MxNxK) and puts it in canonical form.
   // Throws UsageError.
   [[nodiscard]] virtual Shape canonical(const Shape& shape) const = 0;
   // Device memory a run at this size allocates, reference included.
-  [[nodiscard]] virtual std::size_t device_bytes(const Shape& shape) const = 0;
-  // Runs the reference and the named variants at one size. The reference row comes first and
-  // is always present: every ratio needs it.
-  [[nodiscard]] virtual std::vector<BenchRow> run(const Shape& shape,
+  [[nodiscard]] virtual std::size_t device_bytes(const Shape& shape, std::string_view dtype) const = 0;
+  // Runs the reference and the named variants at one size and type. The reference row comes
+  // first and is always present: every ratio needs it.
+  [[nodiscard]] virtual std::vector<BenchRow> run(const Shape& shape, std::string_view dtype,
                                                   std::span<const std::string_view> variants,
                                                   const BenchContext& ctx) const = 0;
 };
@@ -97,6 +112,7 @@ struct BenchPlan {
     const BenchFamily* family;
     std::vector<std::string_view> variants;  // non-reference variants, registry order
     std::vector<Shape> sizes;
+    std::vector<std::string_view> dtypes;
   };
   std::vector<Item> items;
   BenchOptions options;
@@ -106,6 +122,7 @@ struct BenchRequest {
   std::vector<std::string> families;  // empty: every family the variants need, or all
   std::vector<std::string> variants;  // "name" or "family/name"; empty: all
   std::vector<std::string> sizes;     // empty: each family's defaults
+  std::vector<std::string> dtypes;    // empty: each family's default type
   BenchOptions options;
 };
 

@@ -16,6 +16,10 @@ void fill_uniform(float* data, std::size_t count, std::uint64_t seed, float lo, 
 void fill_uniform(double* data, std::size_t count, std::uint64_t seed, double lo, double hi,
                   cudaStream_t stream);
 
+// Every element set to `value` (cudaMemset only sets bytes).
+void fill_value(float* data, std::size_t count, float value, cudaStream_t stream);
+void fill_value(double* data, std::size_t count, double value, cudaStream_t stream);
+
 // Evicts the benchmark's data from L2 by reading a buffer twice the L2 size. It reads rather
 // than writes, so no dirty lines are left to be written back during the timed kernel.
 class L2Flusher {

@@ -1,5 +1,6 @@
 #pragma once
-// Problem sizes as typed on the command line: "N", "RxC" or "MxNxK", positive integers.
+// Problem sizes as typed on the command line: "N", "RxC" or "MxNxK", positive integers, each
+// written in decimal or as a power of two ("2^24").
 #include <cstdint>
 #include <string>
 #include <string_view>

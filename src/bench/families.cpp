@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <array>
 
@@ -9,16 +10,17 @@ namespace smemlab {
 
 std::span<const BenchFamily* const> families() {
   static const MatmulFamily matmul;
-  static const std::array<const BenchFamily*, 1> all{&matmul};
+  static const ReductionFamily reduction;
+  static const std::array<const BenchFamily*, 2> all{&matmul, &reduction};
   return all;
 }
 
 const BenchFamily& find_family(std::string_view name) {
   for (const BenchFamily* f : families())
     if (f->name() == name) return *f;
-  std::string known;
-  for (const BenchFamily* f : families()) known += (known.empty() ? "" : ", ") + std::string(f->name());
-  throw UsageError(fmt::format("unknown family '{}' (known: {})", name, known));
+  std::vector<std::string_view> known;
+  for (const BenchFamily* f : families()) known.push_back(f->name());
+  throw UsageError(fmt::format("unknown family '{}' (known: {})", name, fmt::join(known, ", ")));
 }
 
 }  // namespace smemlab

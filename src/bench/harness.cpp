@@ -1,8 +1,10 @@
 // The benchmark's shared machinery: timing, planning a run from the command line's request,
 // and driving the families over it.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <optional>
 
@@ -29,6 +31,20 @@ TimingStats time_launches(const std::function<void()>& launch, const BenchContex
     timer.stop(ctx.stream);
     times.push_back(timer.elapsed_ms());
   }
+  return summarize(times);
+}
+
+TimingStats time_host(const std::function<void()>& run, int reps) {
+  std::vector<double> times;
+  for (int r = 0; r < reps; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    run();
+    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  return summarize(times);
+}
+
+TimingStats summarize(std::vector<double>& times) {
   std::sort(times.begin(), times.end());
   const std::size_t mid = times.size() / 2;
   const double median = times.size() % 2 == 1 ? times[mid] : 0.5 * (times[mid - 1] + times[mid]);
@@ -98,8 +114,29 @@ BenchPlan plan_bench(const BenchRequest& request) {
     }
   }
 
+  for (const auto& t : request.dtypes) {
+    const bool known = std::any_of(families().begin(), families().end(), [&](const BenchFamily* f) {
+      const auto types = f->dtypes();
+      return std::find(types.begin(), types.end(), t) != types.end();
+    });
+    if (!known) throw UsageError(fmt::format("unknown type '{}' (float, double)", t));
+  }
+  const bool families_named = !request.families.empty() || !request.variants.empty();
+
   for (const BenchFamily* family : chosen) {
-    BenchPlan::Item item{family, {}, {}};
+    BenchPlan::Item item{family, {}, {}, {}};
+    const auto types = family->dtypes();
+    if (request.dtypes.empty()) item.dtypes.push_back(types.front());
+    for (const auto& t : request.dtypes) {
+      const auto it = std::find(types.begin(), types.end(), t);
+      if (it != types.end() && std::find(item.dtypes.begin(), item.dtypes.end(), *it) == item.dtypes.end())
+        item.dtypes.push_back(*it);
+    }
+    if (item.dtypes.empty()) {
+      if (!families_named) continue;  // e.g. --type double skips the float-only families
+      throw UsageError(fmt::format("{} does not run type {}", family->name(),
+                                   fmt::join(request.dtypes, ",")));
+    }
     const auto requested = wanted.find(family);
     for (const VariantInfo& v : family->variants()) {
       if (v.reference) continue;  // always run: every ratio needs it
@@ -113,6 +150,8 @@ BenchPlan plan_bench(const BenchRequest& request) {
     for (const auto& text : sizes) item.sizes.push_back(family->canonical(parse_shape(text)));
     plan.items.push_back(std::move(item));
   }
+  if (plan.items.empty())
+    throw UsageError(fmt::format("no family runs type {}", fmt::join(request.dtypes, ",")));
   return plan;
 }
 
@@ -121,12 +160,14 @@ void check_fits(const BenchPlan& plan, const DeviceInfo& device) {
   const std::size_t overhead = 2 * device.l2_bytes + (std::size_t{256} << 20);
   for (const auto& item : plan.items) {
     for (const auto& shape : item.sizes) {
-      const std::size_t need = item.family->device_bytes(shape);
-      if (need > device.global_mem_bytes || device.global_mem_bytes - need < overhead)
-        throw UsageError(fmt::format(
-            "size {} of {} needs {:.2f} GiB of device memory; {} has {:.2f} GiB", shape.label(),
-            item.family->name(), static_cast<double>(need) / (1 << 30), device.name,
-            static_cast<double>(device.global_mem_bytes) / (1 << 30)));
+      for (const auto dtype : item.dtypes) {
+        const std::size_t need = item.family->device_bytes(shape, dtype);
+        if (need > device.global_mem_bytes || device.global_mem_bytes - need < overhead)
+          throw UsageError(fmt::format(
+              "size {} of {} ({}) needs {:.2f} GiB of device memory; {} has {:.2f} GiB",
+              shape.label(), item.family->name(), dtype, static_cast<double>(need) / (1 << 30),
+              device.name, static_cast<double>(device.global_mem_bytes) / (1 << 30)));
+      }
     }
   }
 }
@@ -156,9 +197,11 @@ BenchReport run_bench(const BenchPlan& plan, int device_ordinal, const ProgressF
   L2Flusher flusher(report.device.l2_bytes);
   const BenchContext ctx{report.device, plan.options, stream.get(), flusher, progress};
   for (const auto& item : plan.items) {
-    for (const auto& shape : item.sizes) {
-      auto rows = item.family->run(shape, item.variants, ctx);
-      report.rows.insert(report.rows.end(), rows.begin(), rows.end());
+    for (const auto dtype : item.dtypes) {
+      for (const auto& shape : item.sizes) {
+        auto rows = item.family->run(shape, dtype, item.variants, ctx);
+        report.rows.insert(report.rows.end(), rows.begin(), rows.end());
+      }
     }
   }
   return report;

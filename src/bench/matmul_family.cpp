@@ -79,14 +79,14 @@ Shape MatmulFamily::canonical(const Shape& shape) const {
   return out;
 }
 
-std::size_t MatmulFamily::device_bytes(const Shape& shape) const {
+std::size_t MatmulFamily::device_bytes(const Shape& shape, std::string_view /*dtype*/) const {
   const auto m = static_cast<std::size_t>(shape.dims[0]);
   const auto n = static_cast<std::size_t>(shape.dims[1]);
   const auto k = static_cast<std::size_t>(shape.dims[2]);
   return (m * k + k * n + m * n) * sizeof(float);
 }
 
-std::vector<BenchRow> MatmulFamily::run(const Shape& shape,
+std::vector<BenchRow> MatmulFamily::run(const Shape& shape, std::string_view /*dtype: float*/,
                                         std::span<const std::string_view> variant_names,
                                         const BenchContext& ctx) const {
   const Dims d = dims_of(shape);
@@ -139,6 +139,7 @@ std::vector<BenchRow> MatmulFamily::run(const Shape& shape,
     BenchRow row;
     row.family = "matmul";
     row.variant = std::string(v.info.name);
+    row.dtype = "float";
     row.size = label;
     row.time = time_launches([&] { matmul::gemm(v, args, launch_ctx); }, ctx);
     row.throughput = 2.0 * d.m * d.n * d.k / (row.time.median_ms * 1e-3) * 1e-9;

@@ -5,20 +5,34 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <cmath>
 
 #include "smemlab/error.hpp"
 
 namespace smemlab {
 namespace {
 
-constexpr std::array<std::string_view, 14> kColumns{
-    "family",     "variant",     "size",     "median_ms",       "min_ms",
-    "max_ms",     "throughput",  "throughput_unit", "vs_reference", "pct_of_peak",
-    "verified",   "error",       "max_error", "checked_against"};
+constexpr std::array<std::string_view, 17> kColumns{
+    "family",       "variant",     "dtype",    "size",     "median_ms",
+    "min_ms",       "max_ms",      "throughput", "throughput_unit", "vs_reference",
+    "pct_of_peak",  "copy_gbs",    "vs_copy",  "verified", "error",
+    "max_error",    "checked_against"};
+
+// Columns read as text (left-aligned); the rest are numbers (right-aligned).
+bool is_text_column(std::size_t i) {
+  const auto name = kColumns[i];
+  return name == "family" || name == "variant" || name == "dtype" || name == "size" ||
+         name == "throughput_unit" || name == "verified" || name == "checked_against";
+}
+
+std::string optional_number(double v, const char* spec) {
+  return std::isnan(v) ? std::string("-") : fmt::format(fmt::runtime(spec), v);
+}
 
 std::vector<std::string> cells(const BenchRow& r) {
   return {r.family,
           r.variant,
+          r.dtype,
           r.size,
           fmt::format("{:.4f}", r.time.median_ms),
           fmt::format("{:.4f}", r.time.min_ms),
@@ -27,6 +41,8 @@ std::vector<std::string> cells(const BenchRow& r) {
           r.throughput_unit,
           fmt::format("{:.3f}", r.vs_reference),
           fmt::format("{:.1f}", r.pct_of_peak),
+          optional_number(r.copy_gbs, "{:.1f}"),
+          optional_number(r.vs_copy, "{:.3f}"),
           r.verified ? "yes" : "NO",
           fmt::format("{:.2e}", r.error),
           fmt::format("{:.2e}", r.max_error),
@@ -53,8 +69,10 @@ nlohmann::json device_json(const DeviceInfo& d) {
 std::string render_json(const BenchReport& report) {
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& r : report.rows) {
+    const auto nullable = [](double v) { return std::isnan(v) ? nlohmann::json() : nlohmann::json(v); };
     rows.push_back({{"family", r.family},
                     {"variant", r.variant},
+                    {"dtype", r.dtype},
                     {"size", r.size},
                     {"median_ms", r.time.median_ms},
                     {"min_ms", r.time.min_ms},
@@ -63,6 +81,8 @@ std::string render_json(const BenchReport& report) {
                     {"throughput_unit", r.throughput_unit},
                     {"vs_reference", r.vs_reference},
                     {"pct_of_peak", r.pct_of_peak},
+                    {"copy_gbs", nullable(r.copy_gbs)},
+                    {"vs_copy", nullable(r.vs_copy)},
                     {"verified", r.verified},
                     {"error", r.error},  // non-finite errors become null
                     {"max_error", r.max_error},
@@ -104,8 +124,7 @@ std::string render_grid(const BenchReport& report, bool markdown) {
   std::string out;
   const auto line = [&](const std::vector<std::string>& row) {
     for (std::size_t i = 0; i < row.size(); ++i) {
-      // Text left-aligned, numbers right-aligned, as a reader scans them.
-      const bool text = i < 3 || i == 7 || i == 10 || i == 13;
+      const bool text = is_text_column(i);
       out += markdown ? "| " : (i ? "  " : "");
       out += text ? fmt::format("{:<{}}", row[i], width[i]) : fmt::format("{:>{}}", row[i], width[i]);
       if (markdown) out += " ";
@@ -115,8 +134,7 @@ std::string render_grid(const BenchReport& report, bool markdown) {
   line(grid.front());
   if (markdown) {
     for (std::size_t i = 0; i < width.size(); ++i) {
-      const bool text = i < 3 || i == 7 || i == 10 || i == 13;
-      out += "| " + std::string(width[i] - 1, '-') + (text ? "-" : ":") + " ";
+      out += "| " + std::string(width[i] - 1, '-') + (is_text_column(i) ? "-" : ":") + " ";
     }
     out += "|\n";
   }

@@ -4,11 +4,16 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 
 #include "smemlab/bench.hpp"
+#include "smemlab/device_buffer.hpp"
+#include "smemlab/device_memory.hpp"
+#include "smemlab/reduce.hpp"
+#include "smemlab/shape.hpp"
 #include "smemlab/device_info.hpp"
 #include "smemlab/error.hpp"
 #include "smemlab/registry.hpp"
@@ -20,8 +25,15 @@ namespace {
 constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;
 
+struct SumOptions {
+  double value = 1.23;
+  std::string count = "100000000";
+  std::string type = "float";
+};
+
 struct Options {
   int device = 0;
+  SumOptions sum;
   std::vector<std::string> list_families;
   BenchRequest bench;
   std::string format = "table";
@@ -118,6 +130,61 @@ int cmd_bench(const Options& opt, std::ostream& out, std::ostream& err) {
   return 0;
 }
 
+// Every reduction variant on n copies of one value, beside the exact sum of the stored values:
+// seed 001's "big eats small" (100,000,000 x 1.23 in float: 33554432) as a table.
+template <class T>
+int sum_constant(const Options& opt, std::int64_t count, std::ostream& out) {
+  const auto n = static_cast<std::size_t>(count);
+  const T stored = static_cast<T>(opt.sum.value);
+  const double exact = static_cast<double>(stored) * static_cast<double>(n);  // exact to ~1e-16
+  require_device();
+  const DeviceInfo device = query_device(opt.device);
+  if (n * sizeof(T) * 2 + (std::size_t{256} << 20) > device.global_mem_bytes)
+    throw UsageError(fmt::format("--count {}: the array does not fit in {}", n, device.name));
+  SMEMLAB_CUDA_CHECK(cudaSetDevice(opt.device));
+  DeviceBuffer<T> in(n);
+  DeviceBuffer<T> result(1);
+  fill_value(in.data(), n, stored, nullptr);
+  std::vector<T> host(n, stored);
+  std::size_t workspace_bytes = 0;
+  for (const auto& v : reduce::variants())
+    if (reduce::ops<T>(v).device != nullptr)
+      workspace_bytes = std::max(workspace_bytes, reduce::ops<T>(v).workspace_bytes(n));
+  DeviceBuffer<unsigned char> workspace(workspace_bytes);
+
+  out << fmt::format("{} x {} ({} stores {:.17g}); exact sum of the stored values: {:.17g}\n", n,
+                     opt.sum.value, opt.sum.type, static_cast<double>(stored), exact);
+  out << fmt::format("{:<24}{:>26}{:>16}\n", "variant", "sum", "relative error");
+  for (const auto& v : reduce::variants()) {
+    const auto& o = reduce::ops<T>(v);
+    if (!o.exists()) continue;
+    T got{};
+    if (o.host != nullptr) {
+      got = o.host(host.data(), n);
+    } else {
+      SMEMLAB_CUDA_CHECK(cudaMemset(workspace.data(), 0, workspace.bytes()));
+      result.poison(nullptr);
+      reduce::sum(v, in.data(), n, result.data(), workspace.data(), nullptr);
+      std::vector<T> back(1);
+      result.download(back, nullptr);
+      got = back[0];
+    }
+    const double error = exact == 0.0 ? std::abs(static_cast<double>(got))
+                                      : std::abs((static_cast<double>(got) - exact) / exact);
+    out << fmt::format("{:<24}{:>26.17g}{:>16.2e}\n", v.info.name, static_cast<double>(got), error);
+  }
+  return 0;
+}
+
+int cmd_sum(const Options& opt, std::ostream& out) {
+  const Shape count = parse_shape(opt.sum.count);
+  if (count.dims.size() != 1) throw UsageError(fmt::format("--count {}: one number", opt.sum.count));
+  if (!std::isfinite(opt.sum.value)) throw UsageError("--value must be a finite number");
+  if (opt.sum.type == "float") return sum_constant<float>(opt, count.dims[0], out);
+  if (opt.sum.type == "double") return sum_constant<double>(opt, count.dims[0], out);
+  throw UsageError(fmt::format("unknown type '{}' (float, double)", opt.sum.type));
+}
+
 }  // namespace
 
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -139,6 +206,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       ->delimiter(',');
   bench->add_option("--size", opt.bench.sizes, "Sizes: N, RxC or MxNxK; several allowed")
       ->delimiter(',');
+  bench->add_option("--type", opt.bench.dtypes, "Element types: float, double (default: each family's first)")
+      ->delimiter(',');
   bench->add_option("--reps", opt.bench.options.reps, "Timed runs (median reported)")
       ->capture_default_str();
   bench->add_option("--warmup", opt.bench.options.warmup, "Untimed runs first")
@@ -146,6 +215,12 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   bench->add_option("--format", opt.format, "table, csv, json or markdown")->capture_default_str();
   bench->add_option("--output", opt.output, "Write the results to this file");
   bench->add_flag("--quiet", opt.quiet, "No progress on stderr");
+
+  auto* sum = app.add_subcommand(
+      "sum", "Every reduction variant on COUNT copies of VALUE, beside the exact sum");
+  sum->add_option("--value", opt.sum.value, "The value repeated")->capture_default_str();
+  sum->add_option("--count", opt.sum.count, "How many copies (N or 2^K)")->capture_default_str();
+  sum->add_option("--type", opt.sum.type, "float or double")->capture_default_str();
 
   try {
     try {
@@ -161,6 +236,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     }
     if (*list) return cmd_list(opt, out);
     if (*info) return cmd_info(opt, out);
+    if (*sum) return cmd_sum(opt, out);
     return cmd_bench(opt, out, err);
   } catch (const UsageError& e) {
     err << "smemlab: " << e.what() << "\n";

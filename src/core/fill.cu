@@ -15,6 +15,10 @@ __device__ std::uint64_t mix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
+unsigned fill_blocks(std::size_t count, int threads) {
+  return static_cast<unsigned>(std::min<std::size_t>((count + threads - 1) / threads, 65536));
+}
+
 template <class T>
 __global__ void fill_uniform_kernel(T* data, std::size_t count, std::uint64_t seed, T lo, T hi) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
@@ -28,14 +32,34 @@ __global__ void fill_uniform_kernel(T* data, std::size_t count, std::uint64_t se
 template <class T>
 void launch_fill(T* data, std::size_t count, std::uint64_t seed, T lo, T hi, cudaStream_t stream) {
   if (count == 0) return;
-  constexpr int kThreads = 256;
-  const std::size_t blocks = std::min<std::size_t>((count + kThreads - 1) / kThreads, 65536);
-  fill_uniform_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(data, count, seed,
-                                                                               lo, hi);
+  fill_uniform_kernel<<<fill_blocks(count, 256), 256, 0, stream>>>(data, count, seed, lo, hi);
+  SMEMLAB_LAUNCH_CHECK();
+}
+
+template <class T>
+__global__ void fill_value_kernel(T* data, std::size_t count, T value) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += stride)
+    data[i] = value;
+}
+
+template <class T>
+void launch_fill_value(T* data, std::size_t count, T value, cudaStream_t stream) {
+  if (count == 0) return;
+  fill_value_kernel<<<fill_blocks(count, 256), 256, 0, stream>>>(data, count, value);
   SMEMLAB_LAUNCH_CHECK();
 }
 
 }  // namespace
+
+void fill_value(float* data, std::size_t count, float value, cudaStream_t stream) {
+  launch_fill_value(data, count, value, stream);
+}
+
+void fill_value(double* data, std::size_t count, double value, cudaStream_t stream) {
+  launch_fill_value(data, count, value, stream);
+}
 
 void fill_uniform(float* data, std::size_t count, std::uint64_t seed, float lo, float hi,
                   cudaStream_t stream) {

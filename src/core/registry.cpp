@@ -1,6 +1,7 @@
 #include "smemlab/registry.hpp"
 
 #include "smemlab/matmul.hpp"
+#include "smemlab/reduce.hpp"
 
 namespace smemlab {
 
@@ -16,6 +17,7 @@ std::string_view smem_kind_name(SmemKind kind) {
 std::vector<VariantInfo> all_variants() {
   std::vector<VariantInfo> out;
   for (const auto& v : matmul::variants()) out.push_back(v.info);
+  for (const auto& v : reduce::variants()) out.push_back(v.info);
   return out;
 }
 

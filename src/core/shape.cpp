@@ -28,11 +28,22 @@ Shape parse_shape(std::string_view text) {
     const std::string_view part = text.substr(pos, end - pos);
     if (part.empty()) throw bad("expected N, RxC or MxNxK with positive integers");
     if (part.front() == '-') throw bad("sizes must be positive");
+    const auto number = [&](std::string_view digits) {
+      std::int64_t value = 0;
+      const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+      if (ec == std::errc::result_out_of_range) throw bad("number too large");
+      if (digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size())
+        throw bad("expected N, RxC or MxNxK with positive integers (N may be written 2^K)");
+      return value;
+    };
     std::int64_t value = 0;
-    const auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
-    if (ec == std::errc::result_out_of_range) throw bad("number too large");
-    if (ec != std::errc() || ptr != part.data() + part.size())
-      throw bad("expected N, RxC or MxNxK with positive integers");
+    if (part.starts_with("2^")) {
+      const std::int64_t exponent = number(part.substr(2));
+      if (exponent > 62) throw bad("number too large");
+      value = std::int64_t{1} << exponent;
+    } else {
+      value = number(part);
+    }
     if (value <= 0) throw bad("sizes must be positive");
     shape.dims.push_back(value);
     if (shape.dims.size() > 3) throw bad("at most three dimensions");

@@ -18,6 +18,7 @@ BenchReport sample_report() {
     BenchRow row;
     row.family = "matmul";
     row.variant = variant;
+    row.dtype = "float";
     row.size = "1024";
     row.time = {2.0, 1.5, 3.0};
     row.throughput = 1073.7;
@@ -50,9 +51,11 @@ TEST(Report, JsonHasTheDocumentedFieldsAndTheDevice) {
   EXPECT_EQ(doc["device"]["name"], "Test GPU");
   ASSERT_EQ(doc["rows"].size(), 2U);
   const auto& row = doc["rows"][0];
-  for (const char* key : {"family", "variant", "size", "median_ms", "min_ms", "max_ms",
-                          "throughput", "vs_reference", "pct_of_peak", "verified", "error"})
+  for (const char* key : {"family", "variant", "dtype", "size", "median_ms", "min_ms", "max_ms",
+                          "throughput", "vs_reference", "pct_of_peak", "copy_gbs", "vs_copy",
+                          "verified", "error"})
     EXPECT_TRUE(row.contains(key)) << key;
+  EXPECT_TRUE(row["copy_gbs"].is_null());  // not measured for this row
   EXPECT_EQ(row["median_ms"], 2.0);
   EXPECT_EQ(row["verified"], true);
   EXPECT_TRUE(doc["rows"][1]["error"].is_null());  // an infinite error is not a number in JSON
@@ -62,10 +65,10 @@ TEST(Report, JsonHasTheDocumentedFieldsAndTheDevice) {
 TEST(Report, CsvHasAHeaderAndOneLinePerRow) {
   const std::string csv = render(sample_report(), Format::csv);
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
-            "family,variant,size,median_ms,min_ms,max_ms,throughput,throughput_unit,vs_reference,"
-            "pct_of_peak,verified,error,max_error,checked_against");
+            "family,variant,dtype,size,median_ms,min_ms,max_ms,throughput,throughput_unit,"
+            "vs_reference,pct_of_peak,copy_gbs,vs_copy,verified,error,max_error,checked_against");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
-  EXPECT_NE(csv.find("matmul,naive,1024,2.0000"), std::string::npos);
+  EXPECT_NE(csv.find("matmul,naive,float,1024,2.0000"), std::string::npos);
 }
 
 TEST(Report, TablesMarkFailedRows) {

@@ -1,0 +1,69 @@
+#pragma once
+// Reduction: the sum of an array of float or double, any n >= 0 (n = 0 sums to 0), the input
+// left unchanged, on the caller's stream.
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <span>
+#include <string_view>
+
+#include "smemlab/registry.hpp"
+
+namespace smemlab::reduce {
+
+// One element type's entry points of a variant. A variant runs either on the device or on the
+// host; a null pointer means the variant does not exist for this type.
+template <class T>
+struct Ops {
+  // Scratch the device variant needs for n elements (partial sums, a copy of the input).
+  std::size_t (*workspace_bytes)(std::size_t n) = nullptr;
+  // *out = sum of in[0, n) on `stream`; `out` is device memory.
+  void (*device)(const T* in, std::size_t n, T* out, void* workspace, cudaStream_t stream) = nullptr;
+  // The sum of a host array.
+  T (*host)(const T* in, std::size_t n) = nullptr;
+
+  [[nodiscard]] bool exists() const { return device != nullptr || host != nullptr; }
+};
+
+struct ReduceOps {
+  Ops<float> f32;
+  Ops<double> f64;
+};
+
+using ReduceVariant = Variant<ReduceOps>;
+
+template <class T>
+[[nodiscard]] const Ops<T>& ops(const ReduceVariant& v) {
+  if constexpr (sizeof(T) == 4) {
+    return v.launch.f32;
+  } else {
+    return v.launch.f64;
+  }
+}
+
+// Registered variants in teaching order; the reference ("cub") first.
+[[nodiscard]] std::span<const ReduceVariant> variants();
+// Throws UsageError for an unknown name.
+[[nodiscard]] const ReduceVariant& find(std::string_view name);
+
+// Runs a device variant. The workspace holds at least workspace_bytes(n) bytes and must be
+// zero-filled before its first use by the "single_pass" variant, which keeps a counter there and
+// leaves it zero. Throws std::invalid_argument for a host-only variant or missing workspace.
+template <class T>
+void sum(const ReduceVariant& variant, const T* in, std::size_t n, T* out, void* workspace,
+         cudaStream_t stream);
+
+// The reference: Neumaier-compensated summation in double, and the sum of magnitudes that
+// scales the error: |s - sum| / abs_sum is what every variant is judged by.
+struct ReferenceSum {
+  double sum = 0.0;
+  double abs_sum = 0.0;
+};
+template <class T>
+[[nodiscard]] ReferenceSum reference_sum(const T* in, std::size_t n);
+
+// Largest accepted |s - reference| / sum|x| for n elements of type T; see the definition.
+template <class T>
+[[nodiscard]] double tolerance(std::size_t n);
+
+}  // namespace smemlab::reduce
