@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Pivots `ncu --csv --metrics ...` output into one row per kernel, one column per metric.
 
-ncu_summary.py FILE.csv [FILE.csv ...]. Where a kernel ran several times (the bench's checked
-run and its timed runs), the last launch is shown. Kernel names are shortened to the template
-name and its arguments.
+ncu_summary.py FILE.csv [FILE.csv ...], one file per metric group of the same program run, so
+launch IDs agree across files. Where a kernel ran several times (the bench's checked and timed
+runs, the small later passes of a multi-pass reduction), the launch with the longest duration
+is shown. Kernel names are shortened to the template name and its arguments.
 """
 import csv
 import io
@@ -14,6 +15,8 @@ SHORT = {
     "gpu__time_duration.sum": "time",
     "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active": "fma%",
     "sm__warps_active.avg.pct_of_peak_sustained_active": "occup%",
+    "smsp__thread_inst_executed_per_inst_executed.ratio": "thr/inst",
+    "dram__throughput.avg.pct_of_peak_sustained_elapsed": "dram%",
     "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": "ffma",
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": "shLdWave",
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum": "shStWave",
@@ -31,7 +34,7 @@ SHORT = {
 
 
 def short_kernel(name):
-    for pattern in (r"(\w+_kernel(?:<[^()]*>)?)", r"(\w*gemm\w*)"):
+    for pattern in (r"(\w+_kernel(?:<[^()]*>)?)", r"(Device\w*Kernel)", r"(\w*gemm\w*)"):
         m = re.search(pattern, name)
         if m:
             return m.group(1)[:60]
@@ -46,8 +49,7 @@ def short_metric(metric):
 
 
 def main(paths):
-    table = {}
-    order = []
+    values = {}  # (kernel, launch id) -> {metric: value}
     columns = []
     for path in paths:
         text = open(path, errors="replace").read()
@@ -55,18 +57,28 @@ def main(paths):
         if start < 0:
             continue
         for row in csv.DictReader(io.StringIO(text[start:])):
-            kernel = short_kernel(row["Kernel Name"])
+            key = (short_kernel(row["Kernel Name"]), int(row["ID"]))
             metric = short_metric(row["Metric Name"])
-            if kernel not in table:
-                table[kernel] = {}
-                order.append(kernel)
             if metric not in columns:
                 columns.append(metric)
-            table[kernel][metric] = row["Metric Value"].replace(",", "")
-    width = max((len(k) for k in order), default=10)
+            values.setdefault(key, {})[metric] = row["Metric Value"].replace(",", "")
+
+    def duration(key):
+        try:
+            return float(values[key].get("time", "0"))
+        except ValueError:
+            return 0.0
+
+    chosen = {}  # kernel -> launch id of its longest launch, in first-seen order
+    for key in sorted(values, key=lambda k: k[1]):
+        kernel = key[0]
+        if kernel not in chosen or duration(key) > duration((kernel, chosen[kernel])):
+            chosen[kernel] = key[1]
+    width = max((len(k) for k in chosen), default=10)
     print(f"{'kernel':<{width}}" + "".join(f"{c:>14}" for c in columns))
-    for k in order:
-        print(f"{k:<{width}}" + "".join(f"{table[k].get(c, '-'):>14}" for c in columns))
+    for kernel, launch in chosen.items():
+        row = values[(kernel, launch)]
+        print(f"{kernel:<{width}}" + "".join(f"{row.get(c, '-'):>14}" for c in columns))
 
 
 if __name__ == "__main__":

@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
-# Hardware counters for every matmul kernel at one size (default 2048), one ncu pass per metric
-# group so that a metric this ncu does not know costs only its group. Writes $OUT/ncu-*.csv
-# and prints a table (scripts/ncu_summary.py).   scripts/ncu-matmul.sh [SIZE]
+# Hardware counters for the kernels of one bench run, one ncu pass per metric group so that a
+# metric this ncu does not know costs only its group. Writes $OUT/ncu-<name>.txt (the table of
+# scripts/ncu_summary.py) and prints it.
+#   scripts/ncu-profile.sh NAME KERNEL_REGEX bench-arguments...
+#   e.g. scripts/ncu-profile.sh matmul 'smemlab::matmul' --family matmul --size 2048
+# KERNEL_REGEX matches demangled names ('smemlab::reduce|DeviceReduce' adds CUB's kernels).
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 OUT=${OUT:-$smemlab_root/gpu-out}
 mkdir -p "$OUT"
-size=${1:-2048}
+name=$1
+regex=$2
+shift 2
 smemlab="$smemlab_build_dir/smemlab"
 [ -x "$smemlab" ] || smemlab_build >/dev/null || exit 1
+work="$smemlab_build_dir/ncu-$name"
+rm -rf "$work" && mkdir -p "$work"
 
 groups=(
-  "gpu__time_duration.sum,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"
+  "gpu__time_duration.sum,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__thread_inst_executed_per_inst_executed.ratio,dram__throughput.avg.pct_of_peak_sustained_elapsed"
   "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
   "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,lts__t_bytes.sum,dram__bytes_read.sum"
   "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio"
@@ -19,8 +26,8 @@ groups=(
 i=0
 for metrics in "${groups[@]}"; do
   i=$((i + 1))
-  ncu --clock-control none --kernel-name regex:'naive|tile|gemm' --metrics "$metrics" --csv \
-    "$smemlab" bench --family matmul --size "$size" --reps 1 --warmup 0 --quiet --format csv \
-    >"$OUT/ncu-$i.csv" 2>"$OUT/ncu-$i.err" || echo "ncu group $i failed: $(tail -2 "$OUT/ncu-$i.err")" >&2
+  ncu --clock-control none --kernel-name-base demangled --kernel-name "regex:$regex" \
+    --metrics "$metrics" --csv "$smemlab" bench "$@" --reps 1 --warmup 0 --quiet --format csv \
+    >"$work/group-$i.csv" 2>"$work/group-$i.err" || echo "ncu group $i failed: $(tail -2 "$work/group-$i.err")" >&2
 done
-python3 "$smemlab_root/scripts/ncu_summary.py" "$OUT"/ncu-*.csv
+python3 "$smemlab_root/scripts/ncu_summary.py" "$work"/group-*.csv | tee "$OUT/ncu-$name.txt"
