@@ -53,6 +53,7 @@ sanitize() {  # tool, then bench arguments
 for tool in memcheck racecheck synccheck; do
   sanitize "$tool" --family matmul --size 33x31x65,7x13x5
   sanitize "$tool" --family reduction --type float,double --size 33,100003
+  sanitize "$tool" --family transpose --type float,double --size 33x31,97x130
 done
 
 step "SASS instruction counts"

@@ -1,12 +1,10 @@
 #pragma once
 // Matrix multiplication: C = alpha * A * B + beta * C in float, row-major with leading
 // dimensions (the seeds' Matrix {width, height, stride}), any M, N, K >= 1.
-#include <cublas_v2.h>
-#include <cuda_runtime_api.h>
-
 #include <span>
 #include <string_view>
 
+#include "smemlab/cublas.hpp"
 #include "smemlab/registry.hpp"
 
 namespace smemlab::matmul {
@@ -27,24 +25,6 @@ struct GemmArgs {
 
 // Throws std::invalid_argument naming the first violated condition.
 void validate(const GemmArgs& args);
-
-// Owns a cuBLAS handle set to plain FP32 math (no TF32 tensor cores).
-class CublasHandle {
- public:
-  CublasHandle();
-  ~CublasHandle();
-  CublasHandle(const CublasHandle&) = delete;
-  CublasHandle& operator=(const CublasHandle&) = delete;
-  [[nodiscard]] cublasHandle_t get() const { return handle_; }
-
- private:
-  cublasHandle_t handle_ = nullptr;
-};
-
-struct LaunchContext {
-  cudaStream_t stream = nullptr;
-  cublasHandle_t cublas = nullptr;  // needed only by the "cublas" variant
-};
 
 using Launch = void (*)(const GemmArgs&, const LaunchContext&);
 using GemmVariant = Variant<Launch>;

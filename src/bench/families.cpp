@@ -11,7 +11,8 @@ namespace smemlab {
 std::span<const BenchFamily* const> families() {
   static const MatmulFamily matmul;
   static const ReductionFamily reduction;
-  static const std::array<const BenchFamily*, 2> all{&matmul, &reduction};
+  static const TransposeFamily transpose;
+  static const std::array<const BenchFamily*, 3> all{&matmul, &reduction, &transpose};
   return all;
 }
 

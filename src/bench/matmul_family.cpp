@@ -107,8 +107,8 @@ std::vector<BenchRow> MatmulFamily::run(const Shape& shape, std::string_view /*d
   b.download(b_host, ctx.stream);
 
   // Timed runs use alpha = 1, beta = 0: C is poisoned before each checked run and never read.
-  const matmul::CublasHandle cublas;
-  const matmul::LaunchContext launch_ctx{ctx.stream, cublas.get()};
+  const CublasHandle cublas;
+  const LaunchContext launch_ctx{ctx.stream, cublas.get()};
   const matmul::GemmArgs args{d.m, d.n, d.k, 1.0F, a.data(), d.k, b.data(), d.n, 0.0F, c.data(), d.n};
 
   const std::vector<int> rows = reference_rows(d);

@@ -2,6 +2,7 @@
 
 #include "smemlab/matmul.hpp"
 #include "smemlab/reduce.hpp"
+#include "smemlab/transpose.hpp"
 
 namespace smemlab {
 
@@ -18,6 +19,7 @@ std::vector<VariantInfo> all_variants() {
   std::vector<VariantInfo> out;
   for (const auto& v : matmul::variants()) out.push_back(v.info);
   for (const auto& v : reduce::variants()) out.push_back(v.info);
+  for (const auto& v : transpose::variants()) out.push_back(v.info);
   return out;
 }
 

@@ -1,5 +1,5 @@
 // 00 — cuBLAS SGEMM, the reference every other variant is measured against. FP32 arithmetic on
-// CUDA cores: the handle is set to CUBLAS_DEFAULT_MATH, which never uses TF32 tensor cores.
+// CUDA cores: the handle (smemlab::CublasHandle) is set to CUBLAS_DEFAULT_MATH, never TF32.
 // cuBLAS is column-major; a row-major C = A * B is the column-major C^T = B^T * A^T, so the
 // operands go in swapped and untransposed.
 #include <stdexcept>
@@ -7,16 +7,7 @@
 #include "matmul/variants.hpp"
 #include "smemlab/error.hpp"
 
-namespace smemlab::matmul {
-
-CublasHandle::CublasHandle() {
-  SMEMLAB_CUBLAS_CHECK(cublasCreate(&handle_));
-  SMEMLAB_CUBLAS_CHECK(cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH));
-}
-
-CublasHandle::~CublasHandle() { cublasDestroy(handle_); }
-
-namespace detail {
+namespace smemlab::matmul::detail {
 namespace {
 
 void launch_cublas(const GemmArgs& g, const LaunchContext& ctx) {
@@ -38,5 +29,4 @@ GemmVariant cublas_variant() {
           launch_cublas};
 }
 
-}  // namespace detail
-}  // namespace smemlab::matmul
+}  // namespace smemlab::matmul::detail

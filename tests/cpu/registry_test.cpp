@@ -8,6 +8,7 @@
 #include "smemlab/error.hpp"
 #include "smemlab/matmul.hpp"
 #include "smemlab/registry.hpp"
+#include "smemlab/transpose.hpp"
 
 using namespace smemlab;
 
@@ -40,6 +41,13 @@ TEST(Registry, BenchFamiliesCoverTheRegistry) {
   EXPECT_EQ(from_families, from_registry);
 }
 
+TEST(Registry, FamiliesAreListedInOrder) {
+  std::vector<std::string> seen;
+  for (const auto& v : all_variants())
+    if (seen.empty() || seen.back() != v.family) seen.emplace_back(v.family);
+  EXPECT_EQ(seen, (std::vector<std::string>{"matmul", "reduction", "transpose"}));
+}
+
 TEST(Registry, MatmulHasTheSeedsProgression) {
   for (const char* name :
        {"cublas", "naive", "smem_tile16", "smem_tile32", "dyn_tile16_const", "dyn_tile16_runtime",
@@ -69,5 +77,23 @@ TEST(Matmul, ValidateRejectsBadArgumentsBeforeAnyLaunch) {
     EXPECT_THROW(matmul::validate(g), std::invalid_argument);
     // gemm() validates first, so these throw here without any device.
     EXPECT_THROW(matmul::gemm(naive, g, {}), std::invalid_argument);
+  }
+}
+
+TEST(Transpose, ValidateRejectsBadArgumentsBeforeAnyLaunch) {
+  float x = 0.0F;
+  const transpose::Args<float> good{3, 4, &x, 4, &x, 3};
+  EXPECT_NO_THROW(transpose::validate(good));
+  auto bad = [&](auto change) {
+    transpose::Args<float> a = good;
+    change(a);
+    return a;
+  };
+  const auto& tiled = transpose::find("tuned");
+  for (const auto& a : {bad([](auto& a) { a.rows = 0; }), bad([](auto& a) { a.cols = -2; }),
+                        bad([](auto& a) { a.ld_in = 3; }), bad([](auto& a) { a.ld_out = 2; }),
+                        bad([](auto& a) { a.in = nullptr; })}) {
+    EXPECT_THROW(transpose::validate(a), std::invalid_argument);
+    EXPECT_THROW(transpose::run(tiled, a, {}), std::invalid_argument);
   }
 }

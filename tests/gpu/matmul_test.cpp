@@ -102,7 +102,7 @@ TEST_P(MatmulVariant, MatchesTheCpuReference) {
   a.upload(in.a, nullptr);
   b.upload(in.b, nullptr);
   c.upload(in.c, nullptr);
-  const matmul::CublasHandle cublas;
+  const CublasHandle cublas;
   const matmul::GemmArgs args{cs.m, cs.n, cs.k, cs.alpha, a.data(), in.lda, b.data(), in.ldb,
                               cs.beta, c.data(), in.ldc};
   matmul::gemm(variant, args, {nullptr, cublas.get()});
