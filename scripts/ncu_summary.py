@@ -30,6 +30,11 @@ SHORT = {
     "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum": "gStReq",
     "lts__t_bytes.sum": "L2bytes",
     "dram__bytes_read.sum": "dramRd",
+    "dram__bytes_write.sum": "dramWr",
+    "lts__t_sector_hit_rate.pct": "L2hit%",
+    "lts__t_sectors_srcunit_tex_op_read.sum": "L2rdSect",
+    "lts__t_sectors_srcunit_tex_op_write.sum": "L2wrSect",
+    "lts__throughput.avg.pct_of_peak_sustained_elapsed": "L2%",
 }
 
 

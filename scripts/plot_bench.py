@@ -41,6 +41,12 @@ def ordered(values, key=None):
 
 
 def summary(device, rows, markdown=False):
+    for dtype in ordered([r.get("dtype", "float") for r in rows]):
+        typed = [r for r in rows if r.get("dtype", "float") == dtype]
+        summary_one(device, typed, dtype, markdown)
+
+
+def summary_one(device, rows, dtype, markdown):
     sizes = ordered([r["size"] for r in rows], key=work)
     variants = ordered([r["variant"] for r in rows])
     cell = {(r["variant"], r["size"]): r for r in rows}
@@ -55,19 +61,30 @@ def summary(device, rows, markdown=False):
         return f"{r['throughput'] * scale:.2f} ({r['vs_reference']:.2f}){mark}"
 
     if markdown:
+        print(f"\n{rows[0]['family']}, {dtype}:\n")
         print(f"| variant | " + " | ".join(sizes) + " |")
         print("|---|" + "---:|" * len(sizes))
         for v in variants:
             print(f"| {v} | " + " | ".join(text(v, s) for s in sizes) + " |")
         return
     width = max(len(v) for v in variants)
-    print(f"{device['name']}: {shown} (x reference), median of runs; FAILED = failed verification")
+    print(f"{device['name']}, {rows[0]['family']} {dtype}: {shown} (x reference), median of runs; FAILED = failed verification")
     print(" " * width + "".join(f"{s:>18}" for s in sizes))
     for v in variants:
         print(f"{v:<{width}}" + "".join(f"{text(v, s):>18}" for s in sizes))
 
 
 def plot(device, rows, out, family):
+    dtypes = ordered([r.get("dtype", "float") for r in rows])
+    if len(dtypes) > 1:  # one picture per type: out.png becomes out-float.png, out-double.png
+        stem = out[:-4] if out.endswith(".png") else out
+        for dtype in dtypes:
+            plot_one(device, [r for r in rows if r.get("dtype", "float") == dtype], f"{stem}-{dtype}.png", f"{family or ''} {dtype}")
+        return
+    plot_one(device, rows, out, f"{family or ''} {dtypes[0]}")
+
+
+def plot_one(device, rows, out, title):
     import matplotlib
 
     matplotlib.use("Agg")
@@ -92,7 +109,7 @@ def plot(device, rows, out, family):
     ax.set_ylabel(rows[0]["throughput_unit"])
     ax.set_yscale("log")
     ax.grid(True, which="both", alpha=0.3)
-    ax.set_title(f"smemlab {family or ''} on {device['name']}")
+    ax.set_title(f"smemlab {title} on {device['name']}")
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     fig.savefig(out, dpi=120)

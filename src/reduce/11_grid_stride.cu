@@ -21,13 +21,13 @@ __global__ void __launch_bounds__(kThreads)
 
 template <class T>
 std::size_t workspace(std::size_t n) {
-  return resident_grid(n, kThreads, 1) * sizeof(T);
+  return resident_grid(grid_stride_kernel<T>, n, kThreads, 1) * sizeof(T);
 }
 
 template <class T>
 void launch(const T* in, std::size_t n, T* out, void* ws, cudaStream_t stream) {
   if (n == 0) return write_zero(out, stream);
-  const unsigned blocks = resident_grid(n, kThreads, 1);
+  const unsigned blocks = resident_grid(grid_stride_kernel<T>, n, kThreads, 1);
   T* const partials = static_cast<T*>(ws);
   grid_stride_kernel<<<blocks, kThreads, 0, stream>>>(in, n, partials);
   SMEMLAB_LAUNCH_CHECK();

@@ -22,7 +22,7 @@ __global__ void __launch_bounds__(kThreads)
 
 template <class T>
 unsigned blocks_for(std::size_t n) {
-  return resident_grid(n, kThreads, Vec16<T>::width * 4);
+  return resident_grid(vectorized_kernel<T>, n, kThreads, Vec16<T>::width * 4);
 }
 
 template <class T>

@@ -3,14 +3,13 @@
 // seed's finishing of partial sums on the host, and launch sizing.
 #include <cuda_runtime_api.h>
 
-#include <array>
-#include <atomic>
 #include <cstddef>
 #include <stdexcept>
 #include <vector>
 
 #include "smemlab/error.hpp"
 #include "smemlab/reduce.hpp"
+#include "core/occupancy.hpp"
 
 namespace smemlab::reduce::detail {
 
@@ -30,25 +29,12 @@ void write_zero(T* out, cudaStream_t stream) {
   SMEMLAB_CUDA_CHECK(cudaMemsetAsync(out, 0, sizeof(T), stream));  // +0.0 is all-zero bits
 }
 
-// Multiprocessors of the current device, read once per device.
-inline int sm_count() {
-  static std::array<std::atomic<int>, 64> cache{};
-  int device = 0;
-  SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
-  auto& slot = cache.at(static_cast<std::size_t>(device));
-  int sms = slot.load(std::memory_order_relaxed);
-  if (sms == 0) {
-    SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    slot.store(sms, std::memory_order_relaxed);
-  }
-  return sms;
-}
-
-// Blocks for a grid-stride kernel: enough to fill every SM with 2048 threads, no more than the
-// data needs.
-inline unsigned resident_grid(std::size_t n, int threads, std::size_t per_thread) {
-  const std::size_t full = static_cast<std::size_t>(sm_count()) * (2048 / threads);
-  return grid_size(std::max<std::size_t>(1, std::min(full, ceil_div(n, threads * per_thread))));
+// Blocks for a grid-stride kernel: as many as can be resident at once, no more than the data
+// needs (per_thread elements per thread).
+template <class Kernel>
+unsigned resident_grid(Kernel kernel, std::size_t n, int threads, std::size_t per_thread) {
+  const auto resident = static_cast<std::size_t>(smemlab::detail::resident_blocks(kernel, threads));
+  return grid_size(std::max<std::size_t>(1, std::min(resident, ceil_div(n, threads * per_thread))));
 }
 
 // Ping-pong buffers for the partial sums of repeated passes.

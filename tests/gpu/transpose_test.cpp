@@ -15,8 +15,11 @@ using namespace smemlab;
 
 namespace {
 
-const std::vector<std::pair<int, int>> kShapes{{1, 1},     {1, 1000},  {1000, 1},    {31, 33},
-                                               {33, 31},   {32, 32},   {1000, 1001}, {4097, 1025}};
+// The last three take the 16-byte path of tuned and copy (float, row lengths multiples of 4),
+// with whole tiles only, and with edge tiles in both directions.
+const std::vector<std::pair<int, int>> kShapes{{1, 1},       {1, 1000},    {1000, 1},  {31, 33},
+                                               {33, 31},     {32, 32},     {1000, 1001}, {4097, 1025},
+                                               {128, 256},   {200, 132},   {1028, 4100}};
 
 template <class T>
 void check_variant(const transpose::TransposeVariant& v, int rows, int cols, int pad) {
@@ -69,7 +72,7 @@ TEST_P(TransposeVariant, IsExactOnEveryShape) {
   SMEMLAB_REQUIRE_GPU();
   const auto& v = transpose::find(std::get<0>(GetParam()));
   for (const auto& [rows, cols] : kShapes) {
-    for (const int pad : {0, 3}) {
+    for (const int pad : {0, 3, 4}) {  // 4 keeps leading dimensions multiples of 4
       if (std::get<1>(GetParam()) == "float") {
         check_variant<float>(v, rows, cols, pad);
       } else {

@@ -1,0 +1,38 @@
+#pragma once
+// Launch sizing for persistent (grid-stride) kernels: as many blocks as can be resident at once
+// on the current device, read from the occupancy calculator, so that no block waits for a second
+// wave while the others finish.
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+
+#include "smemlab/error.hpp"
+
+namespace smemlab::detail {
+
+// Multiprocessors of the current device, read once per device.
+inline int sm_count() {
+  static std::array<std::atomic<int>, 64> cache{};
+  int device = 0;
+  SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
+  auto& slot = cache.at(static_cast<std::size_t>(device));
+  int sms = slot.load(std::memory_order_relaxed);
+  if (sms == 0) {
+    SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    slot.store(sms, std::memory_order_relaxed);
+  }
+  return sms;
+}
+
+// Blocks of `threads` threads of `kernel` resident at once on the whole device. Registers and
+// shared memory decide it, not the thread count alone. Cached: launches call it in timed code.
+int resident_blocks(const void* kernel, int threads, std::size_t dynamic_smem = 0);
+
+template <class Kernel>
+int resident_blocks(Kernel kernel, int threads, std::size_t dynamic_smem = 0) {
+  return resident_blocks(reinterpret_cast<const void*>(kernel), threads, dynamic_smem);
+}
+
+}  // namespace smemlab::detail
