@@ -21,11 +21,15 @@ def load(path, family):
     return doc["device"], rows
 
 
-def work(size):
-    """Orders sizes by the amount of work: the product of the dimensions in the label."""
+# How many dimensions a single number N stands for in each family's sizes.
+SQUARE_RANK = {"matmul": 3, "transpose": 2, "reduction": 1}
+
+
+def work(size, family):
+    """Orders sizes by the amount of work: the product of the dimensions the label stands for."""
     dims = [2 ** int(d[2:]) if d.startswith("2^") else int(d) for d in size.split("x")]
     if len(dims) == 1:
-        return dims[0] ** 3
+        return dims[0] ** SQUARE_RANK.get(family, 1)
     product = 1
     for d in dims:
         product *= d
@@ -47,7 +51,7 @@ def summary(device, rows, markdown=False):
 
 
 def summary_one(device, rows, dtype, markdown):
-    sizes = ordered([r["size"] for r in rows], key=work)
+    sizes = ordered([r["size"] for r in rows], key=lambda size: work(size, rows[0]["family"]))
     variants = ordered([r["variant"] for r in rows])
     cell = {(r["variant"], r["size"]): r for r in rows}
     unit = rows[0]["throughput_unit"]
@@ -90,7 +94,7 @@ def plot_one(device, rows, out, title):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    sizes = ordered([r["size"] for r in rows], key=work)
+    sizes = ordered([r["size"] for r in rows], key=lambda size: work(size, rows[0]["family"]))
     variants = ordered([r["variant"] for r in rows])
     fig, ax = plt.subplots(figsize=(9, 5.5))
     markers = "osD^v<>ph*X"
