@@ -80,10 +80,11 @@ def main(paths):
         if kernel not in chosen or duration(key) > duration((kernel, chosen[kernel])):
             chosen[kernel] = key[1]
     width = max((len(k) for k in chosen), default=10)
-    print(f"{'kernel':<{width}}" + "".join(f"{c:>14}" for c in columns))
+    col_width = [max(14, len(c) + 2) for c in columns]  # a space always separates columns
+    print(f"{'kernel':<{width}}" + "".join(f"{c:>{w}}" for c, w in zip(columns, col_width)))
     for kernel, launch in chosen.items():
         row = values[(kernel, launch)]
-        print(f"{kernel:<{width}}" + "".join(f"{row.get(c, '-'):>14}" for c in columns))
+        print(f"{kernel:<{width}}" + "".join(f"{row.get(c, '-'):>{w}}" for c, w in zip(columns, col_width)))
 
 
 if __name__ == "__main__":
