@@ -2,6 +2,8 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include <cmath>
@@ -9,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "smemlab/banks.hpp"
 #include "smemlab/bench.hpp"
 #include "smemlab/device_buffer.hpp"
 #include "smemlab/device_memory.hpp"
@@ -31,9 +34,21 @@ struct SumOptions {
   std::string type = "float";
 };
 
+struct BanksOptions {
+  std::string expression;
+  std::vector<int> block{32};
+  int width = 4;
+  bool bytes = false;
+  long long base = 0;
+  bool map = false;
+  int warp = 0;
+  std::string format = "table";
+};
+
 struct Options {
   int device = 0;
   SumOptions sum;
+  BanksOptions banks;
   std::vector<std::string> list_families;
   BenchRequest bench;
   std::string format = "table";
@@ -176,6 +191,67 @@ int sum_constant(const Options& opt, std::int64_t count, std::ostream& out) {
   return 0;
 }
 
+std::string join_ints(const std::vector<int>& v, std::size_t most) {
+  const auto shown = std::vector<int>(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(std::min(most, v.size())));
+  return fmt::format("{}{}", fmt::join(shown, ","), v.size() > most ? fmt::format(",... ({} lanes)", v.size()) : "");
+}
+
+// `smemlab banks`: the analyzer on one access pattern; CPU only.
+int cmd_banks(const Options& opt, std::ostream& out) {
+  const BanksOptions& b = opt.banks;
+  if (b.block.empty() || b.block.size() > 3)
+    throw UsageError("--block takes X, X,Y or X,Y,Z");
+  banks::Access access{banks::Expression::parse(b.expression),
+                       {b.block[0], b.block.size() > 1 ? b.block[1] : 1, b.block.size() > 2 ? b.block[2] : 1},
+                       b.width, b.bytes, b.base};
+  if (b.format != "table" && b.format != "json")
+    throw UsageError(fmt::format("unknown format '{}' (table, json)", b.format));
+  const banks::Analysis analysis = banks::analyze(access);
+  if (b.map && (b.warp < 0 || b.warp >= static_cast<int>(analysis.warps.size())))
+    throw UsageError(fmt::format("--warp {}: the block has {} warp(s)", b.warp, analysis.warps.size()));
+
+  if (b.format == "json") {
+    nlohmann::json warps = nlohmann::json::array();
+    for (const auto& w : analysis.warps) {
+      nlohmann::json collisions = nlohmann::json::array();
+      for (const auto& c : w.collisions)
+        collisions.push_back({{"bank", c.bank}, {"lanes", c.lanes}, {"words", c.words}});
+      warps.push_back({{"warp", w.warp}, {"lanes", w.active_lanes}, {"wavefronts", w.wavefronts},
+                       {"ideal", w.ideal}, {"ways", w.ways}, {"collisions", collisions}});
+    }
+    const nlohmann::json doc{{"expression", b.expression},
+                             {"block", {access.block.x, access.block.y, access.block.z}},
+                             {"width", b.width},
+                             {"bytes", b.bytes},
+                             {"base", b.base},
+                             {"warps", warps},
+                             {"summary", {{"warps", analysis.warps.size()},
+                                          {"wavefronts", analysis.wavefronts()},
+                                          {"ideal", analysis.ideal()}}}};
+    out << doc.dump(2) << "\n";
+    return 0;
+  }
+  out << fmt::format("'{}' ({}), block {}x{}x{}, {}-byte accesses: {} wavefronts for {} ideal ({:.2f}x)\n",
+                     b.expression, b.bytes ? "byte address" : "element index", access.block.x,
+                     access.block.y, access.block.z, b.width, analysis.wavefronts(), analysis.ideal(),
+                     static_cast<double>(analysis.wavefronts()) / static_cast<double>(analysis.ideal()));
+  out << fmt::format("{:>5} {:>6} {:>11} {:>6} {:>5}  {}\n", "warp", "lanes", "wavefronts", "ideal", "ways",
+                     "banks asked for more than one word");
+  for (const auto& w : analysis.warps) {
+    std::string detail;
+    for (std::size_t i = 0; i < w.collisions.size() && i < 3; ++i)
+      detail += fmt::format("{}bank {}: lanes {}", i ? "; " : "", w.collisions[i].bank, join_ints(w.collisions[i].lanes, 8));
+    if (w.collisions.size() > 3) detail += fmt::format("; +{} more banks", w.collisions.size() - 3);
+    out << fmt::format("{:>5} {:>6} {:>11} {:>6} {:>5}  {}\n", w.warp, w.active_lanes, w.wavefronts, w.ideal,
+                       w.ways, detail.empty() ? "-" : detail);
+  }
+  if (b.map) {
+    out << fmt::format("\nwarp {}: banks across, wavefronts down, the lane served in each\n", b.warp);
+    out << banks::render_map(analysis.warps[static_cast<std::size_t>(b.warp)], b.width);
+  }
+  return 0;
+}
+
 int cmd_sum(const Options& opt, std::ostream& out) {
   const Shape count = parse_shape(opt.sum.count);
   if (count.dims.size() != 1) throw UsageError(fmt::format("--count {}: one number", opt.sum.count));
@@ -222,6 +298,19 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   sum->add_option("--count", opt.sum.count, "How many copies (N or 2^K)")->capture_default_str();
   sum->add_option("--type", opt.sum.type, "float or double")->capture_default_str();
 
+  auto* banks_cmd = app.add_subcommand(
+      "banks", "Shared-memory bank conflicts of an access pattern (CPU only; no GPU needed)");
+  banks_cmd->add_option("expression", opt.banks.expression,
+                        "Element index (or byte address with --bytes) as an expression of tx, ty, tz")
+      ->required();
+  banks_cmd->add_option("--block", opt.banks.block, "Block shape X[,Y[,Z]]")->delimiter(',')->capture_default_str();
+  banks_cmd->add_option("--width", opt.banks.width, "Bytes per access: 1, 2, 4, 8, 16")->capture_default_str();
+  banks_cmd->add_flag("--bytes", opt.banks.bytes, "The expression is a byte address");
+  banks_cmd->add_option("--base", opt.banks.base, "Byte offset added to every address");
+  banks_cmd->add_flag("--map", opt.banks.map, "Draw the banks of one warp (seed 001's figure)");
+  banks_cmd->add_option("--warp", opt.banks.warp, "Which warp --map draws")->capture_default_str();
+  banks_cmd->add_option("--format", opt.banks.format, "table or json")->capture_default_str();
+
   try {
     try {
       app.parse(argc, argv);
@@ -237,6 +326,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     if (*list) return cmd_list(opt, out);
     if (*info) return cmd_info(opt, out);
     if (*sum) return cmd_sum(opt, out);
+    if (*banks_cmd) return cmd_banks(opt, out);
     return cmd_bench(opt, out, err);
   } catch (const UsageError& e) {
     err << "smemlab: " << e.what() << "\n";

@@ -1,0 +1,102 @@
+#pragma once
+// The shared-memory bank analyzer: for an access pattern written as an integer expression of
+// threadIdx (tx, ty, tz), how many wavefronts each warp's access needs, against the ideal, and
+// which lanes collide in which bank. The rules were checked against hardware counters
+// (tests/data/bank_conflicts_h200.csv).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "smemlab/error.hpp"
+
+namespace smemlab::banks {
+
+constexpr int kBanks = 32;
+constexpr int kBankBytes = 4;
+constexpr int kWarp = 32;
+
+// A syntax error, with the 1-based column of the offending character.
+class ExpressionError : public UsageError {
+ public:
+  ExpressionError(const std::string& message, std::size_t column)
+      : UsageError(message), column_(column) {}
+  [[nodiscard]] std::size_t column() const { return column_; }
+
+ private:
+  std::size_t column_;
+};
+
+// An integer expression of tx, ty, tz with + - * / % << >> & | ^ ~ ( ) and decimal constants,
+// C precedence, 64-bit arithmetic.
+class Expression {
+ public:
+  // Throws ExpressionError pointing at the mistake.
+  static Expression parse(std::string_view text);
+  // Throws UsageError on division by zero or an out-of-range shift.
+  [[nodiscard]] std::int64_t eval(std::int64_t tx, std::int64_t ty, std::int64_t tz) const;
+  [[nodiscard]] const std::string& text() const { return text_; }
+
+  struct Node;
+
+ private:
+  std::string text_;
+  std::shared_ptr<const Node> root_;
+};
+
+struct Block {
+  int x = 32;
+  int y = 1;
+  int z = 1;
+  [[nodiscard]] int threads() const { return x * y * z; }
+};
+
+struct Access {
+  Expression expression;  // element index (times width), or a byte address with `bytes`
+  Block block;
+  int width = 4;  // bytes per lane: 1, 2, 4, 8 or 16
+  bool bytes = false;
+  std::int64_t base = 0;  // byte offset added to every address
+};
+
+// Throws UsageError for a width that is not 1, 2, 4, 8 or 16 or a block outside 1..1024 threads.
+void validate(const Access& access);
+
+struct Collision {
+  int bank;
+  std::vector<int> lanes;         // lanes that need this bank in the worst phase
+  std::vector<std::int64_t> words;  // the distinct 4-byte words they ask it for (byte address / 4)
+};
+
+struct Phase {
+  int first_lane;
+  int lanes;                      // lanes in the phase (128 / width for wide accesses)
+  int wavefronts;
+  // Per wavefront, per bank: the lane served there, or -1 (for the map).
+  std::vector<std::vector<int>> grid;
+};
+
+struct WarpResult {
+  int warp;
+  int active_lanes;
+  int wavefronts;
+  int ideal;  // the fewest wavefronts the bytes moved need: ceil(lanes x width / 128)
+  int ways;   // the worst bank's number of distinct words in one phase (1 = conflict-free)
+  std::vector<Collision> collisions;  // banks asked for more than one word
+  std::vector<Phase> phases;
+};
+
+struct Analysis {
+  std::vector<WarpResult> warps;
+  [[nodiscard]] long long wavefronts() const;
+  [[nodiscard]] long long ideal() const;
+};
+
+// Throws UsageError when an address is negative or not a multiple of the width.
+[[nodiscard]] Analysis analyze(const Access& access);
+
+// Seed 001's figure for one warp: banks as columns, wavefronts as rows, lane numbers inside.
+[[nodiscard]] std::string render_map(const WarpResult& warp, int width);
+
+}  // namespace smemlab::banks

@@ -1,0 +1,127 @@
+// The bank model: 32 banks of 4 bytes. A warp's access of width W bytes is served in phases of
+// 128 / W lanes (all 32 lanes for W <= 4); in a phase each bank delivers one 4-byte word per
+// wavefront, lanes asking for the same word share it (broadcast), so a phase needs as many
+// wavefronts as its busiest bank has distinct words.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "smemlab/banks.hpp"
+
+namespace smemlab::banks {
+
+long long Analysis::wavefronts() const {
+  long long total = 0;
+  for (const auto& w : warps) total += w.wavefronts;
+  return total;
+}
+
+long long Analysis::ideal() const {
+  long long total = 0;
+  for (const auto& w : warps) total += w.ideal;
+  return total;
+}
+
+void validate(const Access& a) {
+  if (a.width != 1 && a.width != 2 && a.width != 4 && a.width != 8 && a.width != 16)
+    throw UsageError(fmt::format("--width {}: must be 1, 2, 4, 8 or 16 bytes", a.width));
+  if (a.block.x < 1 || a.block.y < 1 || a.block.z < 1 || a.block.threads() > 1024)
+    throw UsageError(fmt::format("--block {},{},{}: each dimension at least 1, at most 1024 threads",
+                                 a.block.x, a.block.y, a.block.z));
+}
+
+namespace {
+
+// Byte address of the access of thread `linear` (x fastest).
+std::int64_t address_of(const Access& a, int linear, int warp, int lane) {
+  const int tx = linear % a.block.x;
+  const int ty = (linear / a.block.x) % a.block.y;
+  const int tz = linear / (a.block.x * a.block.y);
+  const std::int64_t value = a.expression.eval(tx, ty, tz);
+  const std::int64_t address = a.base + (a.bytes ? value : value * a.width);
+  if (address < 0 || address % a.width != 0)
+    throw UsageError(fmt::format(
+        "'{}' gives byte address {} for lane {} of warp {} (tx={}, ty={}, tz={}): {}", a.expression.text(),
+        address, lane, warp, tx, ty, tz,
+        address < 0 ? "negative" : fmt::format("not a multiple of the width {}", a.width)));
+  return address;
+}
+
+}  // namespace
+
+Analysis analyze(const Access& a) {
+  validate(a);
+  const int threads = a.block.threads();
+  const int phase_lanes = a.width <= kBankBytes ? kWarp : kWarp * kBankBytes / a.width;
+  Analysis result;
+  for (int warp = 0; warp * kWarp < threads; ++warp) {
+    WarpResult w{warp, std::min(kWarp, threads - warp * kWarp), 0, 0, 1, {}, {}};
+    w.ideal = std::max(1, (w.active_lanes * a.width + 127) / 128);
+    std::vector<std::int64_t> address(static_cast<std::size_t>(w.active_lanes));
+    for (int lane = 0; lane < w.active_lanes; ++lane)
+      address[static_cast<std::size_t>(lane)] = address_of(a, warp * kWarp + lane, warp, lane);
+    for (int first = 0; first < w.active_lanes; first += phase_lanes) {
+      const int last = std::min(first + phase_lanes, w.active_lanes);
+      // bank -> distinct words in request order, and the first lane asking for each
+      std::map<int, std::vector<std::pair<std::int64_t, std::vector<int>>>> banks;
+      for (int lane = first; lane < last; ++lane) {
+        const std::int64_t first_word = address[static_cast<std::size_t>(lane)] / kBankBytes;
+        const int words = std::max(1, a.width / kBankBytes);
+        for (int i = 0; i < words; ++i) {
+          const std::int64_t word = first_word + i;
+          auto& list = banks[static_cast<int>(word % kBanks)];
+          auto it = std::find_if(list.begin(), list.end(), [&](const auto& e) { return e.first == word; });
+          if (it == list.end()) {
+            list.push_back({word, {lane}});
+          } else if (it->second.back() != lane) {
+            it->second.push_back(lane);
+          }
+        }
+      }
+      Phase phase{first, last - first, 1, {}};
+      for (const auto& [bank, list] : banks) phase.wavefronts = std::max(phase.wavefronts, static_cast<int>(list.size()));
+      phase.grid.assign(static_cast<std::size_t>(phase.wavefronts), std::vector<int>(kBanks, -1));
+      for (const auto& [bank, list] : banks) {
+        for (std::size_t k = 0; k < list.size(); ++k)
+          phase.grid[k][static_cast<std::size_t>(bank)] = list[k].second.front();
+        if (list.size() > 1) {
+          Collision c{bank, {}, {}};
+          for (const auto& [word, lanes] : list) {
+            c.words.push_back(word);
+            c.lanes.insert(c.lanes.end(), lanes.begin(), lanes.end());
+          }
+          w.collisions.push_back(std::move(c));
+        }
+      }
+      w.wavefronts += phase.wavefronts;
+      w.ways = std::max(w.ways, phase.wavefronts);
+      w.phases.push_back(std::move(phase));
+    }
+    result.warps.push_back(std::move(w));
+  }
+  return result;
+}
+
+std::string render_map(const WarpResult& warp, int width) {
+  std::string out;
+  for (const auto& phase : warp.phases) {
+    if (warp.phases.size() > 1)
+      out += fmt::format("phase of lanes {}-{} ({}-byte accesses, {} lanes a phase)\n", phase.first_lane,
+                         phase.first_lane + phase.lanes - 1, width, phase.lanes);
+    out += "bank ";
+    for (int b = 0; b < kBanks; ++b) out += fmt::format("{:>3}", b);
+    out += "\n";
+    for (std::size_t k = 0; k < phase.grid.size(); ++k) {
+      out += fmt::format("w{:<3} ", k);
+      for (int b = 0; b < kBanks; ++b) {
+        const int lane = phase.grid[k][static_cast<std::size_t>(b)];
+        out += lane < 0 ? std::string("  .") : fmt::format("{:>3}", lane);
+      }
+      out += "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace smemlab::banks
