@@ -54,6 +54,10 @@ std::vector<Pattern> catalogue() {
   c.push_back({"u64_pairs", "ld", "tx/2", warp, 8, false});
   c.push_back({"u64_halves_same", "ld", "tx%16", warp, 8, false});
   c.push_back({"u64_halves_swapped", "ld", "(tx+16)%32", warp, 8, false});
+  // halves that fit one wavefront together, one of them conflicting: merged they need 4
+  // wavefronts, served apart 4 + 1
+  c.push_back({"u64_merge_with_conflict", "ld", "(tx/16)*(tx%4+8) + (1-tx/16)*((tx%4)*16)", warp, 8, false});
+  c.push_back({"u128_merge_with_conflict", "ld", "(tx/8%2)*(tx%2+8) + (1-tx/8%2)*((tx%2)*8)", warp, 16, false});
   // 16-byte accesses
   c.push_back({"u128_consecutive", "ld", "tx", warp, 16, false});
   c.push_back({"u128_stride2", "ld", "tx*2", warp, 16, false});

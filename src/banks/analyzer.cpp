@@ -1,11 +1,16 @@
 // The bank model: 32 banks of 4 bytes. A warp's access of width W bytes is served in phases of
 // 128 / W lanes (all 32 lanes for W <= 4); in a phase each bank delivers one 4-byte word per
 // wavefront, lanes asking for the same word share it (broadcast), so a phase needs as many
-// wavefronts as its busiest bank has distinct words.
+// wavefronts as its busiest bank has distinct words. Wide accesses pair their phases (the two
+// half-warps of an 8-byte access; quarters 0-1 and 2-3 of a 16-byte one): a pair whose phases
+// ask for at most 128 distinct bytes together is served as one phase. Measured on an H200
+// (tests/data/bank_conflicts_h200.csv): a broadcast of one 8-byte word takes 1 wavefront, of one
+// 16-byte word 2; lanes sharing 8-byte words pairwise (tx/2) 1.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "smemlab/banks.hpp"
 
@@ -50,6 +55,60 @@ std::int64_t address_of(const Access& a, int linear, int warp, int lane) {
 
 }  // namespace
 
+namespace {
+
+// One service unit: the lanes it covers, the distinct words each bank is asked for.
+struct Service {
+  std::vector<int> lanes;
+  std::map<int, std::vector<std::pair<std::int64_t, std::vector<int>>>> banks;
+  std::int64_t distinct_bytes = 0;
+  int wavefronts = 1;
+};
+
+Service serve(const std::vector<int>& lanes, const std::vector<std::int64_t>& address, int width) {
+  Service s{lanes, {}, 0, 1};
+  const int words = std::max(1, width / kBankBytes);
+  for (const int lane : lanes) {
+    const std::int64_t first_word = address[static_cast<std::size_t>(lane)] / kBankBytes;
+    for (int i = 0; i < words; ++i) {
+      const std::int64_t word = first_word + i;
+      auto& list = s.banks[static_cast<int>(word % kBanks)];
+      auto it = std::find_if(list.begin(), list.end(), [&](const auto& e) { return e.first == word; });
+      if (it == list.end()) {
+        list.push_back({word, {lane}});
+      } else if (it->second.back() != lane) {
+        it->second.push_back(lane);
+      }
+    }
+  }
+  std::set<std::int64_t> distinct;
+  for (const int lane : lanes) distinct.insert(address[static_cast<std::size_t>(lane)]);
+  s.distinct_bytes = static_cast<std::int64_t>(distinct.size()) * width;
+  for (const auto& [bank, list] : s.banks) s.wavefronts = std::max(s.wavefronts, static_cast<int>(list.size()));
+  return s;
+}
+
+void record(const Service& s, WarpResult& w) {
+  Phase phase{s.lanes.front(), static_cast<int>(s.lanes.size()), s.wavefronts, {}};
+  phase.grid.assign(static_cast<std::size_t>(s.wavefronts), std::vector<int>(kBanks, -1));
+  for (const auto& [bank, list] : s.banks) {
+    for (std::size_t k = 0; k < list.size(); ++k) phase.grid[k][static_cast<std::size_t>(bank)] = list[k].second.front();
+    if (list.size() > 1) {
+      Collision c{bank, {}, {}};
+      for (const auto& [word, lanes] : list) {
+        c.words.push_back(word);
+        c.lanes.insert(c.lanes.end(), lanes.begin(), lanes.end());
+      }
+      w.collisions.push_back(std::move(c));
+    }
+  }
+  w.wavefronts += s.wavefronts;
+  w.ways = std::max(w.ways, s.wavefronts);
+  w.phases.push_back(std::move(phase));
+}
+
+}  // namespace
+
 Analysis analyze(const Access& a) {
   validate(a);
   const int threads = a.block.threads();
@@ -61,42 +120,28 @@ Analysis analyze(const Access& a) {
     std::vector<std::int64_t> address(static_cast<std::size_t>(w.active_lanes));
     for (int lane = 0; lane < w.active_lanes; ++lane)
       address[static_cast<std::size_t>(lane)] = address_of(a, warp * kWarp + lane, warp, lane);
+    std::vector<std::vector<int>> phases;
     for (int first = 0; first < w.active_lanes; first += phase_lanes) {
-      const int last = std::min(first + phase_lanes, w.active_lanes);
-      // bank -> distinct words in request order, and the first lane asking for each
-      std::map<int, std::vector<std::pair<std::int64_t, std::vector<int>>>> banks;
-      for (int lane = first; lane < last; ++lane) {
-        const std::int64_t first_word = address[static_cast<std::size_t>(lane)] / kBankBytes;
-        const int words = std::max(1, a.width / kBankBytes);
-        for (int i = 0; i < words; ++i) {
-          const std::int64_t word = first_word + i;
-          auto& list = banks[static_cast<int>(word % kBanks)];
-          auto it = std::find_if(list.begin(), list.end(), [&](const auto& e) { return e.first == word; });
-          if (it == list.end()) {
-            list.push_back({word, {lane}});
-          } else if (it->second.back() != lane) {
-            it->second.push_back(lane);
-          }
-        }
+      std::vector<int> lanes;
+      for (int lane = first; lane < std::min(first + phase_lanes, w.active_lanes); ++lane) lanes.push_back(lane);
+      phases.push_back(std::move(lanes));
+    }
+    // Phases 2k and 2k+1 of a wide access may share wavefronts; narrow accesses have one phase.
+    for (std::size_t p = 0; p < phases.size(); p += 2) {
+      const Service first = serve(phases[p], address, a.width);
+      if (p + 1 == phases.size()) {
+        record(first, w);
+        break;
       }
-      Phase phase{first, last - first, 1, {}};
-      for (const auto& [bank, list] : banks) phase.wavefronts = std::max(phase.wavefronts, static_cast<int>(list.size()));
-      phase.grid.assign(static_cast<std::size_t>(phase.wavefronts), std::vector<int>(kBanks, -1));
-      for (const auto& [bank, list] : banks) {
-        for (std::size_t k = 0; k < list.size(); ++k)
-          phase.grid[k][static_cast<std::size_t>(bank)] = list[k].second.front();
-        if (list.size() > 1) {
-          Collision c{bank, {}, {}};
-          for (const auto& [word, lanes] : list) {
-            c.words.push_back(word);
-            c.lanes.insert(c.lanes.end(), lanes.begin(), lanes.end());
-          }
-          w.collisions.push_back(std::move(c));
-        }
+      const Service second = serve(phases[p + 1], address, a.width);
+      if (first.distinct_bytes + second.distinct_bytes <= 128) {
+        std::vector<int> both = phases[p];
+        both.insert(both.end(), phases[p + 1].begin(), phases[p + 1].end());
+        record(serve(both, address, a.width), w);
+      } else {
+        record(first, w);
+        record(second, w);
       }
-      w.wavefronts += phase.wavefronts;
-      w.ways = std::max(w.ways, phase.wavefronts);
-      w.phases.push_back(std::move(phase));
     }
     result.warps.push_back(std::move(w));
   }

@@ -1,0 +1,156 @@
+// The bank analyzer: its expression language, its rules on textbook patterns, and, the part
+// that grounds it, every row of the table measured on real hardware with Nsight Compute.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "smemlab/banks.hpp"
+#include "support/run_cli.hpp"
+
+using namespace smemlab;
+using banks::Access;
+using banks::Expression;
+
+namespace {
+
+std::int64_t eval(const char* text, int tx = 0, int ty = 0, int tz = 0) {
+  return Expression::parse(text).eval(tx, ty, tz);
+}
+
+long long wavefronts(const char* expr, banks::Block block = {}, int width = 4, bool bytes = false) {
+  return banks::analyze({Expression::parse(expr), block, width, bytes, 0}).wavefronts();
+}
+
+}  // namespace
+
+TEST(BankExpression, FollowsCPrecedence) {
+  EXPECT_EQ(eval("1+2*3"), 7);
+  EXPECT_EQ(eval("(1+2)*3"), 9);
+  EXPECT_EQ(eval("1 << 2 + 1"), 8);  // + binds tighter than <<
+  EXPECT_EQ(eval("6 & 3 ^ 1 | 8"), 11);  // & then ^ then |
+  EXPECT_EQ(eval("-tx + ~0", 5), -6);
+  EXPECT_EQ(eval("tx*32 + ty", 3, 7), 103);
+  EXPECT_EQ(eval("tz % 4 * 10 / 3", 0, 0, 7), 10);
+  EXPECT_EQ(eval("-7 / 2"), -3);  // truncation, as in C
+  EXPECT_EQ(eval("tx ^ ty", 5, 3), 6);
+}
+
+TEST(BankExpression, ErrorsPointAtTheMistake) {
+  const auto column_of = [](const char* text) {
+    try {
+      (void)Expression::parse(text);
+    } catch (const banks::ExpressionError& e) {
+      return e.column();
+    }
+    return std::size_t{0};
+  };
+  EXPECT_EQ(column_of("tx*32+"), 7U);
+  EXPECT_EQ(column_of("tx * tk"), 6U);
+  EXPECT_EQ(column_of("(tx + 1"), 8U);
+  EXPECT_EQ(column_of("tx 3"), 4U);
+  EXPECT_EQ(column_of("tx @ 2"), 4U);
+  EXPECT_EQ(column_of(""), 1U);
+  EXPECT_EQ(column_of("tx && 1"), 4U);
+  EXPECT_THROW((void)eval("tx / 0"), UsageError);
+  EXPECT_THROW((void)eval("1 << 64"), UsageError);
+}
+
+TEST(BankAnalyzer, TextbookPatterns) {
+  EXPECT_EQ(wavefronts("tx"), 1);
+  EXPECT_EQ(wavefronts("tx*2"), 2);
+  EXPECT_EQ(wavefronts("tx*32"), 32);
+  EXPECT_EQ(wavefronts("tx*33"), 1);
+  EXPECT_EQ(wavefronts("0"), 1);  // broadcast
+  EXPECT_EQ(wavefronts("tx*32+ty", {32, 32, 1}), 32 * 32);  // seed 001's column read
+  EXPECT_EQ(wavefronts("tx*33+ty", {32, 32, 1}), 32);       // padded
+  EXPECT_EQ(wavefronts("tx*32+(ty^tx)", {32, 32, 1}), 32);  // swizzled
+  EXPECT_EQ(wavefronts("tx", {}, 16), 4);                   // 512 bytes: four wavefronts
+  EXPECT_EQ(wavefronts("tx*128", {}, 1, true), 32);         // bytes 128 apart: one bank
+  EXPECT_EQ(wavefronts("tx*2", {48, 1, 1}), 2 + 1);         // a partial second warp: 16 lanes, 1
+}
+
+TEST(BankAnalyzer, ReportsCollisionsAndRejectsBadAddresses) {
+  const auto a = banks::analyze({Expression::parse("tx*16"), {16, 16, 1}, 4, false, 0});
+  ASSERT_EQ(a.warps.size(), 8U);
+  EXPECT_EQ(a.warps[0].wavefronts, 8);
+  EXPECT_EQ(a.warps[0].ways, 8);
+  ASSERT_EQ(a.warps[0].collisions.size(), 2U);  // banks 0 and 16
+  EXPECT_EQ(a.warps[0].collisions[0].bank, 0);
+  EXPECT_EQ(a.warps[0].collisions[0].words.size(), 8U);
+  EXPECT_THROW((void)banks::analyze({Expression::parse("tx*2+1"), {}, 4, true, 0}), UsageError);  // misaligned
+  EXPECT_THROW((void)banks::analyze({Expression::parse("tx-1"), {}, 4, false, 0}), UsageError);   // negative
+  EXPECT_THROW((void)banks::analyze({Expression::parse("tx"), {}, 3, false, 0}), UsageError);     // width
+  EXPECT_THROW((void)banks::analyze({Expression::parse("tx"), {2048, 1, 1}, 4, false, 0}), UsageError);
+}
+
+// Every pattern measured with Nsight Compute on an H200 (scripts/bank-table.sh): the analyzer
+// must predict the wavefronts exactly, and one instruction per warp.
+TEST(BankAnalyzer, ReproducesEveryMeasuredPattern) {
+  std::ifstream file(SMEMLAB_TEST_DATA_DIR "/bank_conflicts_h200.csv");
+  ASSERT_TRUE(file) << "missing tests/data/bank_conflicts_h200.csv";
+  std::string line;
+  std::size_t rows = 0;
+  while (std::getline(file, line)) {
+    if (line.empty() || line[0] == '#' || line.rfind("name,", 0) == 0) continue;
+    // name,op,"expression",block,width,bytes,instructions,wavefronts (the expression may hold commas)
+    const auto q1 = line.find(',', line.find(',') + 1);
+    std::string rest;
+    std::string expression;
+    if (line[q1 + 1] == '"') {
+      const auto q2 = line.find('"', q1 + 2);
+      expression = line.substr(q1 + 2, q2 - q1 - 2);
+      rest = line.substr(q2 + 2);
+    } else {
+      const auto q2 = line.find(',', q1 + 1);
+      expression = line.substr(q1 + 1, q2 - q1 - 1);
+      rest = line.substr(q2 + 1);
+    }
+    std::stringstream fields(rest);
+    std::string block;
+    std::string width;
+    std::string bytes;
+    std::string instructions;
+    std::string measured;
+    std::getline(fields, block, ',');
+    std::getline(fields, width, ',');
+    std::getline(fields, bytes, ',');
+    std::getline(fields, instructions, ',');
+    std::getline(fields, measured, ',');
+    banks::Block b{};
+    ASSERT_EQ(std::sscanf(block.c_str(), "%dx%dx%d", &b.x, &b.y, &b.z), 3) << line;
+    const auto analysis = banks::analyze({Expression::parse(expression), b, std::stoi(width), bytes == "1", 0});
+    EXPECT_EQ(analysis.wavefronts(), std::stoll(measured)) << line;
+    EXPECT_EQ(static_cast<long long>(analysis.warps.size()), std::stoll(instructions)) << line;
+    ++rows;
+  }
+  EXPECT_GE(rows, 40U);
+}
+
+TEST(BanksCli, TableJsonMapAndErrors) {
+  using smemlab::testing::run_cli;
+  const auto table = run_cli({"banks", "tx*32"});
+  EXPECT_EQ(table.status, 0);
+  EXPECT_NE(table.out.find("32 wavefronts for 1 ideal"), std::string::npos) << table.out;
+  const auto json = run_cli({"banks", "tx*2", "--block", "48", "--format", "json"});
+  ASSERT_EQ(json.status, 0) << json.err;
+  const auto doc = nlohmann::json::parse(json.out);
+  ASSERT_EQ(doc["warps"].size(), 2U);
+  EXPECT_EQ(doc["warps"][0]["wavefronts"], 2);
+  EXPECT_EQ(doc["warps"][1]["lanes"], 16);
+  EXPECT_EQ(doc["summary"]["wavefronts"], 3);
+  const auto map = run_cli({"banks", "tx*16", "--block", "16,16", "--map"});
+  EXPECT_NE(map.out.find("w7"), std::string::npos);  // eight wavefronts drawn
+  for (const auto& args : {std::vector<std::string>{"banks", "tx*32+"},
+                           std::vector<std::string>{"banks", "tx", "--width", "3"},
+                           std::vector<std::string>{"banks", "tx", "--block", "1,2,3,4"},
+                           std::vector<std::string>{"banks", "tx", "--format", "xml"},
+                           std::vector<std::string>{"banks", "tx", "--map", "--warp", "5"},
+                           std::vector<std::string>{"banks", "tx*2+1", "--bytes"}}) {
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.status, 2) << args[1];
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  EXPECT_NE(run_cli({"banks", "tx*32+"}).err.find("column 7"), std::string::npos);
+}
