@@ -2,10 +2,15 @@
 // 128 / W lanes (all 32 lanes for W <= 4); in a phase each bank delivers one 4-byte word per
 // wavefront, lanes asking for the same word share it (broadcast), so a phase needs as many
 // wavefronts as its busiest bank has distinct words. Wide accesses pair their phases (the two
-// half-warps of an 8-byte access; quarters 0-1 and 2-3 of a 16-byte one): a pair whose phases
-// ask for at most 128 distinct bytes together is served as one phase. Measured on an H200
-// (tests/data/bank_conflicts_h200.csv): a broadcast of one 8-byte word takes 1 wavefront, of one
-// 16-byte word 2; lanes sharing 8-byte words pairwise (tx/2) 1.
+// half-warps of an 8-byte access; quarters 0-1 and 2-3 of a 16-byte one), as measured on an
+// H200 (tests/data/bank_conflicts_h200.csv):
+// - 8 bytes: the halves share one wavefront when together they ask for at most 128 distinct
+//   bytes and the merged request is conflict-free (one 8-byte word broadcast: 1 wavefront;
+//   lanes sharing words pairwise, tx/2: 1; a conflicting half with a small clean one: not
+//   merged, 4 + 1);
+// - 16 bytes: a quarter pair asking for at most 128 distinct bytes is served together, at the
+//   cost of its merged request, conflicts included (one 16-byte word broadcast: 2 wavefronts,
+//   one per half-warp).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -134,10 +139,13 @@ Analysis analyze(const Access& a) {
         break;
       }
       const Service second = serve(phases[p + 1], address, a.width);
-      if (first.distinct_bytes + second.distinct_bytes <= 128) {
-        std::vector<int> both = phases[p];
-        both.insert(both.end(), phases[p + 1].begin(), phases[p + 1].end());
-        record(serve(both, address, a.width), w);
+      std::vector<int> both = phases[p];
+      both.insert(both.end(), phases[p + 1].begin(), phases[p + 1].end());
+      const Service merged = serve(both, address, a.width);
+      const bool fits = first.distinct_bytes + second.distinct_bytes <= 128;
+      const bool merge = a.width == 16 ? fits : fits && merged.wavefronts == 1;
+      if (merge) {
+        record(merged, w);
       } else {
         record(first, w);
         record(second, w);
