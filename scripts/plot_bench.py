@@ -56,13 +56,14 @@ def summary_one(device, rows, dtype, markdown):
     cell = {(r["variant"], r["size"]): r for r in rows}
     unit = rows[0]["throughput_unit"]
     scale, shown = (1e-3, unit.replace("G", "T")) if unit == "GFLOP/s" else (1.0, unit)
+    digits = 3 if max(r["throughput"] for r in rows) * scale < 10 else 2
 
     def text(v, s):
         r = cell.get((v, s))
         if r is None:
             return "-"
         mark = "" if r["verified"] else " FAILED"
-        return f"{r['throughput'] * scale:.2f} ({r['vs_reference']:.2f}){mark}"
+        return f"{r['throughput'] * scale:.{digits}f} ({r['vs_reference']:.2f}){mark}"
 
     if markdown:
         print(f"\n{rows[0]['family']}, {dtype}:\n")
@@ -71,8 +72,19 @@ def summary_one(device, rows, dtype, markdown):
         for v in variants:
             print(f"| {v} | " + " | ".join(text(v, s) for s in sizes) + " |")
         return
-    width = max(len(v) for v in variants)
     print(f"{device['name']}, {rows[0]['family']} {dtype}: {shown} (x reference), median of runs; FAILED = failed verification")
+    if len(sizes) > 12:  # many sizes (the bank strides): one line per size
+        predicted = any(r.get("predicted_wavefronts") is not None for r in rows)
+        print(f"{'size':>8}" + "".join(f"{v:>22}" for v in variants))
+        for s in sizes:
+            cells = []
+            for v in variants:
+                r = cell.get((v, s))
+                pred = f" [{r['predicted_wavefronts']:.0f}]" if r and predicted and r.get("predicted_wavefronts") is not None else ""
+                cells.append(f"{(text(v, s) + pred):>22}")
+            print(f"{s:>8}" + "".join(cells))
+        return
+    width = max(len(v) for v in variants)
     print(" " * width + "".join(f"{s:>18}" for s in sizes))
     for v in variants:
         print(f"{v:<{width}}" + "".join(f"{text(v, s):>18}" for s in sizes))
@@ -105,10 +117,15 @@ def plot_one(device, rows, out, title):
         if v.startswith("cpu_"):
             continue  # host loops: orders of magnitude off the GPU scale
         # Distinct markers: variants that measure the same (static and dynamic tiles) stay visible.
-        ax.plot(xs, ys, "k--" if reference else "-", marker=markers[i % len(markers)],
-                markerfacecolor="none", label=v, linewidth=2 if reference else 1.5)
-    ax.set_xticks(range(len(sizes)))
-    ax.set_xticklabels(sizes)
+        line = ax.plot(xs, ys, "k--" if reference else "-", marker=markers[i % len(markers)],
+                       markerfacecolor="none", label=v, linewidth=2 if reference else 1.5)[0]
+        pred = sorted((sizes.index(r["size"]), r.get("predicted_wavefronts")) for r in rows if r["variant"] == v)
+        if not reference and pred and all(p is not None for _, p in pred):
+            # The analyzer's prediction: one wavefront a clock, so 1/wavefronts accesses a clock.
+            ax.plot([x for x, _ in pred], [1.0 / p for _, p in pred], ":", color=line.get_color(), linewidth=1)
+    step = max(1, len(sizes) // 16)
+    ax.set_xticks(range(0, len(sizes), step))
+    ax.set_xticklabels(sizes[::step])
     ax.set_xlabel("size")
     ax.set_ylabel(rows[0]["throughput_unit"])
     ax.set_yscale("log")

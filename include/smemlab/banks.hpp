@@ -3,13 +3,17 @@
 // threadIdx (tx, ty, tz), how many wavefronts each warp's access needs, against the ideal, and
 // which lanes collide in which bank. The rules were checked against hardware counters
 // (tests/data/bank_conflicts_h200.csv).
+#include <cuda_runtime_api.h>
+
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "smemlab/error.hpp"
+#include "smemlab/registry.hpp"
 
 namespace smemlab::banks {
 
@@ -98,5 +102,27 @@ struct Analysis {
 
 // Seed 001's figure for one warp: banks as columns, wavefronts as rows, lane numbers inside.
 [[nodiscard]] std::string render_map(const WarpResult& warp, int width);
+
+// ---- The bank microbenchmark (bench family "banks") ----
+// Every warp loads element lane * stride of `width` bytes, over and over; the size of a run is
+// the stride. "ideal" (4-byte loads at stride 1, conflict-free) is the reference.
+struct AccessVariant {
+  VariantInfo info;
+  int width;
+  bool fixed_stride_one;  // the reference ignores the stride
+};
+
+[[nodiscard]] std::span<const AccessVariant> access_variants();
+
+constexpr int kAccessUnroll = 8;  // loads per loop iteration
+
+// Launches `blocks` x `threads` threads; each does iterations x kAccessUnroll loads of element
+// lane * stride and writes the 32-bit sum of everything it loaded to out[thread].
+void launch_access_kernel(int width, int stride, int iterations, int blocks, int threads,
+                          unsigned int* out, cudaStream_t stream);
+// Shared memory the kernel needs for a stride, in bytes.
+[[nodiscard]] std::size_t access_kernel_smem(int width, int stride);
+// What a lane's sum must be.
+[[nodiscard]] unsigned int expected_access_sum(int width, int stride, int lane, int iterations);
 
 }  // namespace smemlab::banks

@@ -46,6 +46,8 @@ struct BenchRow {
   // not measured (reported as null or "-").
   double copy_gbs = std::numeric_limits<double>::quiet_NaN();
   double vs_copy = std::numeric_limits<double>::quiet_NaN();
+  // Bank microbenchmarks: the analyzer's wavefronts for one warp's access (NaN elsewhere).
+  double predicted_wavefronts = std::numeric_limits<double>::quiet_NaN();
   bool verified = false;
   double error = 0.0;      // norm-wise relative error against the reference result
   double max_error = 0.0;  // largest element error, in units of the reference's RMS

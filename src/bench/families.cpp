@@ -12,7 +12,8 @@ std::span<const BenchFamily* const> families() {
   static const MatmulFamily matmul;
   static const ReductionFamily reduction;
   static const TransposeFamily transpose;
-  static const std::array<const BenchFamily*, 3> all{&matmul, &reduction, &transpose};
+  static const BanksFamily banks;
+  static const std::array<const BenchFamily*, 4> all{&matmul, &reduction, &transpose, &banks};
   return all;
 }
 

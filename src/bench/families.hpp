@@ -54,3 +54,19 @@ class TransposeFamily final : public BenchFamily {
 };
 
 }  // namespace smemlab
+
+namespace smemlab {
+
+class BanksFamily final : public BenchFamily {
+ public:
+  [[nodiscard]] std::string_view name() const override { return "banks"; }
+  [[nodiscard]] std::vector<VariantInfo> variants() const override;
+  [[nodiscard]] std::vector<std::string> default_sizes() const override;
+  [[nodiscard]] Shape canonical(const Shape& shape) const override;
+  [[nodiscard]] std::size_t device_bytes(const Shape& shape, std::string_view dtype) const override;
+  [[nodiscard]] std::vector<BenchRow> run(const Shape& shape, std::string_view dtype,
+                                          std::span<const std::string_view> variants,
+                                          const BenchContext& ctx) const override;
+};
+
+}  // namespace smemlab

@@ -147,9 +147,20 @@ BenchPlan plan_bench(const BenchRequest& request) {
     }
     const std::vector<std::string> sizes =
         request.sizes.empty() ? family->default_sizes() : request.sizes;
-    for (const auto& text : sizes) item.sizes.push_back(family->canonical(parse_shape(text)));
+    for (const auto& text : sizes) {
+      const Shape shape = parse_shape(text);  // malformed sizes are errors for every family
+      try {
+        item.sizes.push_back(family->canonical(shape));
+      } catch (const UsageError&) {
+        // Without --family or --variant a size applies to the families that take its form.
+        if (families_named || request.sizes.empty()) throw;
+      }
+    }
+    if (item.sizes.empty()) continue;
     plan.items.push_back(std::move(item));
   }
+  if (plan.items.empty() && !request.sizes.empty())
+    throw UsageError(fmt::format("no family takes the size(s) {}", fmt::join(request.sizes, ",")));
   if (plan.items.empty())
     throw UsageError(fmt::format("no family runs type {}", fmt::join(request.dtypes, ",")));
   return plan;

@@ -12,11 +12,11 @@
 namespace smemlab {
 namespace {
 
-constexpr std::array<std::string_view, 17> kColumns{
+constexpr std::array<std::string_view, 18> kColumns{
     "family",       "variant",     "dtype",    "size",     "median_ms",
     "min_ms",       "max_ms",      "throughput", "throughput_unit", "vs_reference",
-    "pct_of_peak",  "copy_gbs",    "vs_copy",  "verified", "error",
-    "max_error",    "checked_against"};
+    "pct_of_peak",  "copy_gbs",    "vs_copy",  "predicted_wavefronts", "verified",
+    "error",        "max_error",   "checked_against"};
 
 // Columns read as text (left-aligned); the rest are numbers (right-aligned).
 bool is_text_column(std::size_t i) {
@@ -37,12 +37,13 @@ std::vector<std::string> cells(const BenchRow& r) {
           fmt::format("{:.4f}", r.time.median_ms),
           fmt::format("{:.4f}", r.time.min_ms),
           fmt::format("{:.4f}", r.time.max_ms),
-          fmt::format("{:.1f}", r.throughput),
+          fmt::format("{:.{}f}", r.throughput, r.throughput < 10 ? 3 : 1),
           r.throughput_unit,
           fmt::format("{:.3f}", r.vs_reference),
           fmt::format("{:.1f}", r.pct_of_peak),
           optional_number(r.copy_gbs, "{:.1f}"),
           optional_number(r.vs_copy, "{:.3f}"),
+          optional_number(r.predicted_wavefronts, "{:.0f}"),
           r.verified ? "yes" : "NO",
           fmt::format("{:.2e}", r.error),
           fmt::format("{:.2e}", r.max_error),
@@ -83,6 +84,7 @@ std::string render_json(const BenchReport& report) {
                     {"pct_of_peak", r.pct_of_peak},
                     {"copy_gbs", nullable(r.copy_gbs)},
                     {"vs_copy", nullable(r.vs_copy)},
+                    {"predicted_wavefronts", nullable(r.predicted_wavefronts)},
                     {"verified", r.verified},
                     {"error", r.error},  // non-finite errors become null
                     {"max_error", r.max_error},

@@ -1,5 +1,6 @@
 #include "smemlab/registry.hpp"
 
+#include "smemlab/banks.hpp"
 #include "smemlab/matmul.hpp"
 #include "smemlab/reduce.hpp"
 #include "smemlab/transpose.hpp"
@@ -20,6 +21,7 @@ std::vector<VariantInfo> all_variants() {
   for (const auto& v : matmul::variants()) out.push_back(v.info);
   for (const auto& v : reduce::variants()) out.push_back(v.info);
   for (const auto& v : transpose::variants()) out.push_back(v.info);
+  for (const auto& v : banks::access_variants()) out.push_back(v.info);
   return out;
 }
 

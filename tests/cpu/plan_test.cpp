@@ -49,14 +49,23 @@ TEST(Plan, RejectsBadRequests) {
   EXPECT_THROW((void)plan_bench(request({}, {"matmul/nope"}, {})), UsageError);
   EXPECT_THROW((void)plan_bench(request({}, {}, {"0"})), UsageError);
   EXPECT_THROW((void)plan_bench(request({}, {}, {"-4"})), UsageError);
-  EXPECT_THROW((void)plan_bench(request({}, {}, {"64x64"})), UsageError);  // matmul: N or MxNxK
-  EXPECT_THROW((void)plan_bench(request({}, {}, {"3000000000"})), UsageError);
+  EXPECT_THROW((void)plan_bench(request({"matmul"}, {}, {"64x64"})), UsageError);  // N or MxNxK
+  EXPECT_THROW((void)plan_bench(request({"matmul"}, {}, {"3000000000"})), UsageError);
   BenchRequest reps;
   reps.options.reps = 0;
   EXPECT_THROW((void)plan_bench(reps), UsageError);
   BenchRequest warmup;
   warmup.options.warmup = -1;
   EXPECT_THROW((void)plan_bench(warmup), UsageError);
+}
+
+TEST(Plan, UnnamedFamiliesTakeTheSizesThatFitTheirForm) {
+  const BenchPlan plan = plan_bench(request({}, {}, {"64x32"}));  // RxC: transpose only
+  ASSERT_EQ(plan.items.size(), 1U);
+  EXPECT_EQ(plan.items[0].family->name(), "transpose");
+  EXPECT_THROW((void)plan_bench(request({"matmul"}, {}, {"64x32"})), UsageError);  // named: an error
+  EXPECT_THROW((void)plan_bench(request({}, {}, {"1x2x3x4"})), UsageError);         // malformed
+  EXPECT_THROW((void)plan_bench(request({}, {"ideal"}, {"1000"})), UsageError);     // banks: stride <= 256
 }
 
 TEST(Plan, MemoryCheckRejectsSizesThatCannotFit) {

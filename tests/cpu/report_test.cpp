@@ -66,7 +66,8 @@ TEST(Report, CsvHasAHeaderAndOneLinePerRow) {
   const std::string csv = render(sample_report(), Format::csv);
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "family,variant,dtype,size,median_ms,min_ms,max_ms,throughput,throughput_unit,"
-            "vs_reference,pct_of_peak,copy_gbs,vs_copy,verified,error,max_error,checked_against");
+            "vs_reference,pct_of_peak,copy_gbs,vs_copy,predicted_wavefronts,verified,error,max_error,"
+            "checked_against");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
   EXPECT_NE(csv.find("matmul,naive,float,1024,2.0000"), std::string::npos);
 }

@@ -1,0 +1,100 @@
+// The bank microbenchmark in the benchmark: for each stride, the time per warp-wide shared
+// access of each width, as warp accesses per clock per SM, beside the analyzer's prediction.
+// A conflict-free 4-byte access can run at one a clock; an n-wavefront access at 1/n.
+#include <fmt/format.h>
+
+#include "bench/families.hpp"
+#include "smemlab/banks.hpp"
+#include "smemlab/device_buffer.hpp"
+#include "smemlab/error.hpp"
+
+namespace smemlab {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kBlocksPerSm = 4;  // 32 warps per SM keep the pipe busy
+constexpr int kIterations = 512;
+constexpr int kMaxStride = 256;
+
+}  // namespace
+
+std::vector<VariantInfo> BanksFamily::variants() const {
+  std::vector<VariantInfo> out;
+  for (const auto& v : banks::access_variants()) out.push_back(v.info);
+  return out;
+}
+
+std::vector<std::string> BanksFamily::default_sizes() const {
+  std::vector<std::string> strides;
+  for (int s = 1; s <= 64; ++s) strides.push_back(std::to_string(s));
+  return strides;
+}
+
+Shape BanksFamily::canonical(const Shape& shape) const {
+  if (shape.dims.size() != 1 || shape.dims[0] > kMaxStride)
+    throw UsageError(fmt::format("banks sizes are a stride from 1 to {}, not '{}'", kMaxStride, shape.label()));
+  return shape;
+}
+
+std::size_t BanksFamily::device_bytes(const Shape& /*shape*/, std::string_view /*dtype*/) const {
+  return std::size_t{64} << 20;  // the per-thread sums; shared memory is on chip
+}
+
+std::vector<BenchRow> BanksFamily::run(const Shape& shape, std::string_view /*dtype*/,
+                                       std::span<const std::string_view> variant_names,
+                                       const BenchContext& ctx) const {
+  const int stride = static_cast<int>(shape.dims[0]);
+  const int blocks = ctx.device.sms * kBlocksPerSm;
+  const int threads_total = blocks * kThreads;
+  DeviceBuffer<unsigned int> out(static_cast<std::size_t>(threads_total));
+  std::vector<unsigned int> got(out.size());
+
+  std::vector<const banks::AccessVariant*> chosen;
+  for (const auto& v : banks::access_variants())
+    if (v.info.reference) chosen.push_back(&v);
+  for (const auto name : variant_names)
+    for (const auto& v : banks::access_variants())
+      if (v.info.name == name) chosen.push_back(&v);
+
+  std::vector<BenchRow> rows;
+  for (const auto* v : chosen) {
+    const int s = v->fixed_stride_one ? 1 : stride;
+    if (banks::access_kernel_smem(v->width, s) > ctx.device.smem_per_block_optin) continue;
+    ctx.progress(fmt::format("banks stride {}: {}", stride, v->info.name));
+    const auto launch = [&] {
+      banks::launch_access_kernel(v->width, s, kIterations, blocks, kThreads, out.data(), ctx.stream);
+    };
+    out.poison(ctx.stream);
+    launch();
+    SMEMLAB_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
+    out.download(got, ctx.stream);
+    std::size_t wrong = 0;
+    for (int t = 0; t < threads_total; ++t)
+      wrong += got[static_cast<std::size_t>(t)] != banks::expected_access_sum(v->width, s, t % banks::kWarp, kIterations);
+
+    const banks::Access access{banks::Expression::parse(fmt::format("tx*{}", s)), {}, v->width, false, 0};
+    const auto predicted = banks::analyze(access);
+    const double warp_accesses = static_cast<double>(blocks) * (kThreads / banks::kWarp) * kIterations * banks::kAccessUnroll;
+    BenchRow row;
+    row.family = "banks";
+    row.variant = std::string(v->info.name);
+    row.dtype = fmt::format("{}B", v->width);
+    row.size = std::to_string(stride);
+    row.time = time_launches(launch, ctx);
+    const double clocks = row.time.median_ms * 1e-3 * ctx.device.sm_clock_khz * 1e3;
+    row.throughput = warp_accesses / ctx.device.sms / clocks;
+    row.throughput_unit = "access/clk/SM";
+    row.vs_reference = rows.empty() ? 1.0 : rows.front().time.median_ms / row.time.median_ms;
+    // One wavefront of 128 bytes a clock is the shared-memory pipe's peak.
+    row.pct_of_peak = 100.0 * row.throughput * predicted.ideal();
+    row.predicted_wavefronts = static_cast<double>(predicted.wavefronts());
+    row.verified = wrong == 0;
+    row.error = static_cast<double>(wrong) / threads_total;
+    row.max_error = row.error;
+    row.checked_against = "exact sums";
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace smemlab
