@@ -91,6 +91,7 @@ def summary_one(device, rows, dtype, markdown):
 
 
 def plot(device, rows, out, family):
+    family = family or rows[0]["family"]
     dtypes = ordered([r.get("dtype", "float") for r in rows])
     if len(dtypes) > 1:  # one picture per type: out.png becomes out-float.png, out-double.png
         stem = out[:-4] if out.endswith(".png") else out
