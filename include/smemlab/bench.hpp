@@ -84,6 +84,13 @@ struct BenchContext {
 // Median, min and max of a set of timings (sorted in place).
 [[nodiscard]] TimingStats summarize(std::vector<double>& times_ms);
 
+// A row's common fields: identity, time, throughput (work per second: flops or bytes, in G),
+// the ratio to the reference (the first row already in `rows`; 1 for the reference itself) and
+// the share of `peak` (same unit as the throughput).
+[[nodiscard]] BenchRow timed_row(std::string_view family, std::string_view variant, std::string_view dtype,
+                                 std::string size, const TimingStats& time, double work,
+                                 std::string_view unit, double peak, const std::vector<BenchRow>& rows);
+
 class BenchFamily {
  public:
   virtual ~BenchFamily() = default;

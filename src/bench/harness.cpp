@@ -44,6 +44,22 @@ TimingStats time_host(const std::function<void()>& run, int reps) {
   return summarize(times);
 }
 
+BenchRow timed_row(std::string_view family, std::string_view variant, std::string_view dtype,
+                   std::string size, const TimingStats& time, double work, std::string_view unit,
+                   double peak, const std::vector<BenchRow>& rows) {
+  BenchRow row;
+  row.family = std::string(family);
+  row.variant = std::string(variant);
+  row.dtype = std::string(dtype);
+  row.size = std::move(size);
+  row.time = time;
+  row.throughput = work / (time.median_ms * 1e-3) * 1e-9;
+  row.throughput_unit = std::string(unit);
+  row.vs_reference = rows.empty() ? 1.0 : rows.front().time.median_ms / time.median_ms;
+  row.pct_of_peak = peak > 0 ? 100.0 * row.throughput / peak : 0.0;
+  return row;
+}
+
 TimingStats summarize(std::vector<double>& times) {
   std::sort(times.begin(), times.end());
   const std::size_t mid = times.size() / 2;

@@ -136,17 +136,9 @@ std::vector<BenchRow> MatmulFamily::run(const Shape& shape, std::string_view /*d
   const auto measure = [&](const matmul::GemmVariant& v, const ErrorStats& err,
                            std::string checked_against) {
     ctx.progress(fmt::format("matmul {}: timing {}", label, v.info.name));
-    BenchRow row;
-    row.family = "matmul";
-    row.variant = std::string(v.info.name);
-    row.dtype = "float";
-    row.size = label;
-    row.time = time_launches([&] { matmul::gemm(v, args, launch_ctx); }, ctx);
-    row.throughput = 2.0 * d.m * d.n * d.k / (row.time.median_ms * 1e-3) * 1e-9;
-    row.throughput_unit = "GFLOP/s";
-    row.vs_reference = out.empty() ? 1.0 : out.front().time.median_ms / row.time.median_ms;
-    row.pct_of_peak =
-        ctx.device.fp32_peak_gflops > 0 ? 100.0 * row.throughput / ctx.device.fp32_peak_gflops : 0.0;
+    BenchRow row = timed_row("matmul", v.info.name, "float", label,
+                             time_launches([&] { matmul::gemm(v, args, launch_ctx); }, ctx),
+                             2.0 * d.m * d.n * d.k, "GFLOP/s", ctx.device.fp32_peak_gflops, out);
     row.verified = err.within(tol);
     row.error = err.relative;
     row.max_error = err.max_element;

@@ -62,11 +62,10 @@ std::vector<BenchRow> run_typed(std::int64_t count, std::string_view dtype,
     if (!o.exists()) continue;  // e.g. cpu_float has no double version
     ctx.progress(fmt::format("reduction {} {}: {}", dtype, label, v->info.name));
     T result{};
-    BenchRow row;
+    TimingStats time;
     if (o.host != nullptr) {
       result = o.host(host.data(), n);
-      row.time = time_host([&] { result = o.host(host.data(), n); }, kHostReps);
-      row.checked_against = "cpu-fp64-compensated";
+      time = time_host([&] { result = o.host(host.data(), n); }, kHostReps);
     } else {
       // The workspace starts zeroed, as the single-pass variant's counter requires.
       SMEMLAB_CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0, workspace.bytes(), ctx.stream));
@@ -76,19 +75,13 @@ std::vector<BenchRow> run_typed(std::int64_t count, std::string_view dtype,
       std::vector<T> got(1);
       out.download(got, ctx.stream);
       result = got[0];
-      row.time = time_launches(
+      time = time_launches(
           [&] { reduce::sum(*v, in.data(), n, out.data(), workspace.data(), ctx.stream); }, ctx);
-      row.checked_against = "cpu-fp64-compensated";
     }
     const double error = std::abs(static_cast<double>(result) - ref.sum) / ref.abs_sum;
-    row.family = "reduction";
-    row.variant = std::string(v->info.name);
-    row.dtype = std::string(dtype);
-    row.size = label;
-    row.throughput = bytes / (row.time.median_ms * 1e-3) * 1e-9;
-    row.throughput_unit = "GB/s";
-    row.vs_reference = rows.empty() ? 1.0 : rows.front().time.median_ms / row.time.median_ms;
-    row.pct_of_peak = ctx.device.dram_peak_gbs > 0 ? 100.0 * row.throughput / ctx.device.dram_peak_gbs : 0.0;
+    BenchRow row = timed_row("reduction", v->info.name, dtype, label, time, bytes, "GB/s",
+                             ctx.device.dram_peak_gbs, rows);
+    row.checked_against = "cpu-fp64-compensated";
     row.copy_gbs = copy_gbs;
     row.vs_copy = row.throughput / copy_gbs;
     row.verified = std::isfinite(static_cast<double>(result)) && error <= tol;

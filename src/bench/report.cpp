@@ -1,6 +1,7 @@
 #include "smemlab/report.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <nlohmann/json.hpp>
 
@@ -104,13 +105,11 @@ std::string csv_field(const std::string& s) {
 }
 
 std::string render_csv(const BenchReport& report) {
-  std::string out;
-  for (std::size_t i = 0; i < kColumns.size(); ++i) out += fmt::format("{}{}", i ? "," : "", kColumns[i]);
-  out += "\n";
+  std::string out = fmt::format("{}\n", fmt::join(kColumns, ","));
   for (const auto& r : report.rows) {
-    const auto row = cells(r);
-    for (std::size_t i = 0; i < row.size(); ++i) out += (i ? "," : "") + csv_field(row[i]);
-    out += "\n";
+    std::vector<std::string> fields;
+    for (const auto& cell : cells(r)) fields.push_back(csv_field(cell));
+    out += fmt::format("{}\n", fmt::join(fields, ","));
   }
   return out;
 }

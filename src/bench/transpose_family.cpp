@@ -70,16 +70,9 @@ std::vector<BenchRow> run_typed(int rows, int cols, std::string_view dtype,
     out.download(host_out, ctx.stream);
     const std::size_t bad = mismatches(host_in, host_out, rows, cols, v->launch.copies);
 
-    BenchRow row;
-    row.family = "transpose";
-    row.variant = std::string(v->info.name);
-    row.dtype = std::string(dtype);
-    row.size = label;
-    row.time = time_launches([&] { transpose::run(*v, args, launch_ctx); }, ctx);
-    row.throughput = bytes / (row.time.median_ms * 1e-3) * 1e-9;
-    row.throughput_unit = "GB/s";
-    row.vs_reference = result.empty() ? 1.0 : result.front().time.median_ms / row.time.median_ms;
-    row.pct_of_peak = ctx.device.dram_peak_gbs > 0 ? 100.0 * row.throughput / ctx.device.dram_peak_gbs : 0.0;
+    BenchRow row = timed_row("transpose", v->info.name, dtype, label,
+                             time_launches([&] { transpose::run(*v, args, launch_ctx); }, ctx), bytes,
+                             "GB/s", ctx.device.dram_peak_gbs, result);
     row.copy_gbs = copy_gbs;
     row.vs_copy = row.throughput / copy_gbs;
     row.verified = bad == 0;
