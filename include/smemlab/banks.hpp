@@ -85,7 +85,7 @@ struct WarpResult {
   int warp;
   int active_lanes;
   int wavefronts;
-  int ideal;  // the fewest wavefronts the bytes moved need: ceil(lanes x width / 128)
+  int ideal;  // the fewest wavefronts the distinct bytes asked for need: ceil(bytes / 128)
   int ways;   // the worst bank's number of distinct words in one phase (1 = conflict-free)
   std::vector<Collision> collisions;  // banks asked for more than one word
   std::vector<Phase> phases;

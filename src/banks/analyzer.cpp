@@ -121,10 +121,11 @@ Analysis analyze(const Access& a) {
   Analysis result;
   for (int warp = 0; warp * kWarp < threads; ++warp) {
     WarpResult w{warp, std::min(kWarp, threads - warp * kWarp), 0, 0, 1, {}, {}};
-    w.ideal = std::max(1, (w.active_lanes * a.width + 127) / 128);
     std::vector<std::int64_t> address(static_cast<std::size_t>(w.active_lanes));
     for (int lane = 0; lane < w.active_lanes; ++lane)
       address[static_cast<std::size_t>(lane)] = address_of(a, warp * kWarp + lane, warp, lane);
+    const std::set<std::int64_t> distinct(address.begin(), address.end());
+    w.ideal = std::max(1, static_cast<int>((static_cast<int>(distinct.size()) * a.width + 127) / 128));
     std::vector<std::vector<int>> phases;
     for (int first = 0; first < w.active_lanes; first += phase_lanes) {
       std::vector<int> lanes;

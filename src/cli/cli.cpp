@@ -13,6 +13,7 @@
 
 #include "smemlab/banks.hpp"
 #include "smemlab/bench.hpp"
+#include "smemlab/explain.hpp"
 #include "smemlab/device_buffer.hpp"
 #include "smemlab/device_memory.hpp"
 #include "smemlab/reduce.hpp"
@@ -45,10 +46,18 @@ struct BanksOptions {
   std::string format = "table";
 };
 
+struct ExplainOptions {
+  std::string variant;
+  std::string size;
+  std::string type = "float";
+  std::string format = "table";
+};
+
 struct Options {
   int device = 0;
   SumOptions sum;
   BanksOptions banks;
+  ExplainOptions explain;
   std::vector<std::string> list_families;
   BenchRequest bench;
   std::string format = "table";
@@ -252,6 +261,100 @@ int cmd_banks(const Options& opt, std::ostream& out) {
   return 0;
 }
 
+// Why a variant has no access model, in words.
+std::string unmodelled(const VariantInfo& v) {
+  if (v.reference) return "a vendor library: its kernels are not modelled";
+  if (v.name.starts_with("cpu_")) return "runs on the CPU";
+  if (v.smem == SmemKind::none) return "uses no shared memory";
+  return "uses shared memory only to combine a few per-warp sums; not modelled";
+}
+
+// `smemlab explain family/variant`: the model of a variant at one size; CPU only.
+int cmd_explain(const Options& opt, std::ostream& out) {
+  const ExplainOptions& e = opt.explain;
+  const auto slash = e.variant.find('/');
+  if (slash == std::string::npos) throw UsageError(fmt::format("explain takes family/variant, not '{}'", e.variant));
+  const BenchFamily& family = find_family(std::string_view(e.variant).substr(0, slash));
+  const std::string name = e.variant.substr(slash + 1);
+  std::optional<VariantInfo> info;
+  for (const auto& v : family.variants())
+    if (v.name == name) info = v;
+  if (!info) throw UsageError(fmt::format("unknown variant '{}' (see 'smemlab list')", e.variant));
+  if (e.type != "float" && e.type != "double") throw UsageError(fmt::format("unknown type '{}' (float, double)", e.type));
+  if (e.format != "table" && e.format != "json") throw UsageError(fmt::format("unknown format '{}' (table, json)", e.format));
+  const std::string size_text = e.size.empty() ? explain::default_size(family.name()) : e.size;
+  const Shape shape = family.canonical(parse_shape(size_text));
+  const std::string model_family = e.type == "double" && family.name() != "matmul" && family.name() != "banks"
+                                       ? std::string(family.name()) + "-double"
+                                       : std::string(family.name());
+  const auto model = explain::model(model_family, name, shape);
+
+  nlohmann::json doc{{"variant", info->id()},
+                     {"description", info->description},
+                     {"technique", info->technique},
+                     {"shared_memory", smem_kind_name(info->smem)},
+                     {"size", shape.label()},
+                     {"type", e.type}};
+  std::string text = fmt::format("{}: {}\ntechnique:     {}\n", info->id(), info->description, info->technique);
+  if (!model) {
+    doc["model"] = nullptr;
+    doc["why_no_model"] = unmodelled(*info);
+    text += fmt::format("shared memory: {}; {}\n", smem_kind_name(info->smem), unmodelled(*info));
+  } else {
+    const explain::Prediction p = explain::predict(*model);
+    constexpr std::size_t kSmemPerSm = 228 * 1024;  // Hopper; 1 KiB of it is reserved per block
+    const int threads = model->block.threads();
+    const std::size_t by_smem = model->smem_bytes == 0 ? 32 : kSmemPerSm / (model->smem_bytes + 1024);
+    const int by_threads = 2048 / threads;
+    nlohmann::json accesses = nlohmann::json::array();
+    text += fmt::format("shared memory: {}, {} bytes per block of {}x{}x{} threads: {} blocks per SM fit "
+                        "(shared memory: {}, threads: {}; Hopper, 228 KiB per SM)\n",
+                        model->dynamic_smem ? "dynamic" : "static", model->smem_bytes, model->block.x,
+                        model->block.y, model->block.z, std::min<std::size_t>(by_smem, static_cast<std::size_t>(by_threads)),
+                        by_smem, by_threads);
+    text += fmt::format("at {} ({}): {:.0f} blocks\n", shape.label(), e.type, model->blocks);
+    text += fmt::format("  {:<52} {:>2} {:>5} {:>10} {:>10} {:>14}\n", "shared-memory instruction", "op", "bytes",
+                        "per block", "wavefr/warp", "total wavefr");
+    for (const auto& a : model->accesses) {
+      const banks::Analysis an = banks::analyze(a.access);
+      const double per_warp = static_cast<double>(an.wavefronts()) / static_cast<double>(an.warps.size());
+      const double total = static_cast<double>(an.wavefronts()) * a.per_block * model->blocks;
+      text += fmt::format("  {:<52} {:>2} {:>5} {:>10.0f} {:>10.2f} {:>14.0f}\n", a.what.substr(0, 52), a.op,
+                          a.access.width, a.per_block, per_warp, total);
+      text += fmt::format("      {}  (block {}x{}x{}, ideal {:.2f}/warp)\n", a.access.expression.text(),
+                          a.access.block.x, a.access.block.y, a.access.block.z,
+                          static_cast<double>(an.ideal()) / static_cast<double>(an.warps.size()));
+      accesses.push_back({{"what", a.what}, {"op", a.op}, {"expression", a.access.expression.text()},
+                          {"block", {a.access.block.x, a.access.block.y, a.access.block.z}},
+                          {"width", a.access.width}, {"per_block", a.per_block},
+                          {"wavefronts_per_warp", per_warp}, {"total_wavefronts", total}});
+    }
+    text += fmt::format("predicted shared wavefronts: loads {} (ideal {}), stores {} (ideal {})\n",
+                        p.ld_wavefronts, p.ld_ideal, p.st_wavefronts, p.st_ideal);
+    if (model->global_bytes > 0)
+      text += fmt::format("global memory: {}; {:.3g} bytes requested", model->traffic, model->global_bytes);
+    else
+      text += fmt::format("global memory: {}", model->traffic);
+    if (model->flops > 0 && model->global_bytes > 0)
+      text += fmt::format(", {:.3g} flops: {:.3g} flop/byte", model->flops, model->flops / model->global_bytes);
+    text += "\n";
+    if (!model->notes.empty()) text += fmt::format("notes: {}\n", model->notes);
+    doc["model"] = {{"block", {model->block.x, model->block.y, model->block.z}},
+                    {"smem_bytes", model->smem_bytes},
+                    {"dynamic_smem", model->dynamic_smem},
+                    {"blocks", model->blocks},
+                    {"accesses", accesses},
+                    {"predicted", {{"ld_wavefronts", p.ld_wavefronts}, {"ld_ideal", p.ld_ideal},
+                                   {"st_wavefronts", p.st_wavefronts}, {"st_ideal", p.st_ideal}}},
+                    {"global_bytes", model->global_bytes},
+                    {"flops", model->flops},
+                    {"traffic", model->traffic},
+                    {"notes", model->notes}};
+  }
+  out << (e.format == "json" ? doc.dump(2) + "\n" : text);
+  return 0;
+}
+
 int cmd_sum(const Options& opt, std::ostream& out) {
   const Shape count = parse_shape(opt.sum.count);
   if (count.dims.size() != 1) throw UsageError(fmt::format("--count {}: one number", opt.sum.count));
@@ -311,6 +414,13 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   banks_cmd->add_option("--warp", opt.banks.warp, "Which warp --map draws")->capture_default_str();
   banks_cmd->add_option("--format", opt.banks.format, "table or json")->capture_default_str();
 
+  auto* explain_cmd = app.add_subcommand(
+      "explain", "What a variant does to shared and global memory, predicted (CPU only)");
+  explain_cmd->add_option("variant", opt.explain.variant, "family/variant (see 'smemlab list')")->required();
+  explain_cmd->add_option("--size", opt.explain.size, "Problem size (default: the family's middle size)");
+  explain_cmd->add_option("--type", opt.explain.type, "float or double")->capture_default_str();
+  explain_cmd->add_option("--format", opt.explain.format, "table or json")->capture_default_str();
+
   try {
     try {
       app.parse(argc, argv);
@@ -327,6 +437,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     if (*info) return cmd_info(opt, out);
     if (*sum) return cmd_sum(opt, out);
     if (*banks_cmd) return cmd_banks(opt, out);
+    if (*explain_cmd) return cmd_explain(opt, out);
     return cmd_bench(opt, out, err);
   } catch (const UsageError& e) {
     err << "smemlab: " << e.what() << "\n";
