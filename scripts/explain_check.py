@@ -48,9 +48,10 @@ METRICS = {"ld": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
            "st": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"}
 
 
-def kernel_key(demangled):
-    m = re.search(r"(\w+_kernel(?:<[^()]*>)?)\(", demangled)
-    return m.group(1) if m else demangled
+def kernel_key(name):
+    """The kernel's name and template arguments without namespaces (ncu shortens them)."""
+    m = re.search(r"(\w+_kernel(?:<[^()]*>)?)(?:\(|$)", name)
+    return re.sub(r"(?:\w+::)+", "", m.group(1) if m else name)
 
 
 def measure(binary, family, size, variants):
@@ -83,6 +84,7 @@ def main(binary):
             doc = json.loads(subprocess.run([binary, "explain", f"{family}/{variant}", "--size", size, "--format",
                                              "json"], capture_output=True, text=True, check=True).stdout)
             pred = doc["model"]["predicted"]
+            kernel = kernel_key(kernel)
             if kernel not in measured:
                 print(f"{family}/{variant}: kernel {kernel} not profiled; got {sorted(measured)}")
                 failures += 1
