@@ -26,7 +26,6 @@ struct Model {
   bool dynamic_smem = false;
   double blocks = 0;            // launched at this size
   std::vector<CountedAccess> accesses;
-  double outputs = 0;           // elements produced
   double global_bytes = 0;      // bytes the kernel's loads and stores request from L1/L2 (not DRAM)
   double flops = 0;
   std::string traffic;          // global traffic per output, in words

@@ -31,9 +31,9 @@ Dims dims(const Shape& s) {
 }
 
 void matmul_totals(Model& m, const Dims& d, double words_per_output, const std::string& traffic) {
-  m.outputs = d.m * d.n;
+  const double outputs = d.m * d.n;
   m.flops = 2 * d.m * d.n * d.k;
-  m.global_bytes = m.outputs * words_per_output * 4 + m.outputs * 4;
+  m.global_bytes = outputs * words_per_output * 4 + outputs * 4;
   m.traffic = traffic;
 }
 
@@ -102,7 +102,6 @@ Model thread_tile_1d(const Shape& s) {
 int elem_bytes(const std::string& dtype) { return dtype == "double" ? 8 : 4; }
 
 void reduction_totals(Model& m, double n, int elem) {
-  m.outputs = 1;
   m.flops = n;
   m.global_bytes = n * elem;
   m.traffic = "every element read once";
@@ -189,7 +188,6 @@ Model tile_transpose(const Shape& s, int elem, const std::string& layout) {
   const std::string read = layout == "padded" ? "tx*33+ty" : layout == "swizzled" ? "tx*32+(ty^tx)" : "tx*32+ty";
   m.accesses.push_back(access("tile row store", "st", store, m.block, elem, 1));
   m.accesses.push_back(access("tile column read", "ld", read, m.block, elem, 1));
-  m.outputs = r * c;
   m.global_bytes = 2 * r * c * elem;
   m.traffic = "one read and one write per element, coalesced both ways";
   return m;
@@ -199,7 +197,6 @@ Model tuned_transpose(const Shape& s, int elem) {
   const double r = static_cast<double>(s.dims[0]);
   const double c = static_cast<double>(s.dims[1]);
   Model m;
-  m.outputs = r * c;
   m.global_bytes = 2 * r * c * elem;
   if (elem == 4 && static_cast<long long>(r) % 4 == 0 && static_cast<long long>(c) % 4 == 0) {
     m.block = {512, 1, 1};
