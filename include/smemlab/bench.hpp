@@ -99,6 +99,8 @@ class BenchFamily {
   [[nodiscard]] virtual std::vector<std::string> default_sizes() const = 0;
   // Element types the family runs; the first is the default.
   [[nodiscard]] virtual std::vector<std::string_view> dtypes() const { return {"float"}; }
+  // Whether a bench run that names no family includes this one (a tuning sweep does not).
+  [[nodiscard]] virtual bool in_default_run() const { return true; }
   // Checks a size against the family's form (e.g. N or MxNxK) and puts it in canonical form.
   // Throws UsageError.
   [[nodiscard]] virtual Shape canonical(const Shape& shape) const = 0;

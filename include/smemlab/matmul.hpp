@@ -37,6 +37,34 @@ using GemmVariant = Variant<Launch>;
 // Validates the arguments, then launches the variant asynchronously on ctx.stream.
 void gemm(const GemmVariant& variant, const GemmArgs& args, const LaunchContext& ctx);
 
+// The autotuned variant (src/matmul/12_autotuned.cu) picks one of several compiled tile
+// configurations per shape, from a table written from a tuning sweep on the device
+// (scripts/tune-matmul.sh). These are its parts, for the sweep and for tests.
+enum class ShapeClass { small, square, tall, wide };
+[[nodiscard]] std::string_view shape_class_name(ShapeClass shape);
+// small: fewer 128x128 tiles of C than SMs; tall: M >= 4N; wide: N >= 4M; else square.
+[[nodiscard]] ShapeClass classify(int m, int n, int sms);
+
+struct TileChoice {
+  std::string_view config;  // a name from tile_configs()
+  int group = 0;            // raster group in block-rows; 0: row-major block order
+  int slices = 1;           // split-K slices, at most; 1: no split
+};
+struct TuningEntry {
+  int cc_major, cc_minor, sms;  // the device the sweep ran on
+  ShapeClass shape;
+  TileChoice choice;
+};
+
+[[nodiscard]] std::span<const std::string_view> tile_configs();
+[[nodiscard]] std::span<const TuningEntry> tuning_table();
+// The table's choice for this shape on the current device; devices the table does not name
+// take the entries of its first device.
+[[nodiscard]] TileChoice choose_tiles(int m, int n, int k);
+// Validates the arguments and the choice (UsageError for an unknown configuration), then
+// launches. Split-K uses fewer slices than asked where K is short: each keeps >= 256 of K.
+void gemm_tiles(const TileChoice& choice, const GemmArgs& args, const LaunchContext& ctx);
+
 // Double-precision CPU reference of alpha * A * B + beta * C_in, written to out (ld ldo).
 // c_in may be null when beta == 0. Uses every hardware thread.
 void reference_gemm(int m, int n, int k, double alpha, const float* a, int lda, const float* b,

@@ -13,7 +13,9 @@ std::span<const BenchFamily* const> families() {
   static const ReductionFamily reduction;
   static const TransposeFamily transpose;
   static const BanksFamily banks;
-  static const std::array<const BenchFamily*, 4> all{&matmul, &reduction, &transpose, &banks};
+  static const MatmulTilesFamily matmul_tiles;
+  static const std::array<const BenchFamily*, 5> all{&matmul, &reduction, &transpose, &banks,
+                                                     &matmul_tiles};
   return all;
 }
 

@@ -1,6 +1,9 @@
 #pragma once
 // The benchmark families; families.cpp lists them in order.
+#include <functional>
+
 #include "smemlab/bench.hpp"
+#include "smemlab/matmul.hpp"
 
 namespace smemlab {
 
@@ -15,6 +18,37 @@ class MatmulFamily final : public BenchFamily {
                                           std::span<const std::string_view> variants,
                                           const BenchContext& ctx) const override;
 };
+
+// The matmul tile sweep: canonical(), dtypes and device_bytes as matmul's.
+class MatmulTilesFamily final : public BenchFamily {
+ public:
+  [[nodiscard]] std::string_view name() const override { return "matmul-tiles"; }
+  [[nodiscard]] bool in_default_run() const override { return false; }
+  [[nodiscard]] std::vector<VariantInfo> variants() const override;
+  [[nodiscard]] std::vector<std::string> default_sizes() const override;
+  [[nodiscard]] Shape canonical(const Shape& shape) const override { return matmul_.canonical(shape); }
+  [[nodiscard]] std::size_t device_bytes(const Shape& shape, std::string_view dtype) const override {
+    return matmul_.device_bytes(shape, dtype);
+  }
+  [[nodiscard]] std::vector<BenchRow> run(const Shape& shape, std::string_view dtype,
+                                          std::span<const std::string_view> variants,
+                                          const BenchContext& ctx) const override;
+
+ private:
+  MatmulFamily matmul_;
+};
+
+// A GEMM launch to verify and time: a registered variant or a tile configuration.
+struct GemmCandidate {
+  using Launch = std::function<void(const matmul::GemmArgs&, const LaunchContext&)>;
+  std::string name;
+  Launch launch;
+};
+
+// Verifies every candidate (cuBLAS first, as the reference) at one shape, then times it.
+[[nodiscard]] std::vector<BenchRow> run_gemm_candidates(std::string_view family, const Shape& shape,
+                                                        std::span<const GemmCandidate> candidates,
+                                                        const BenchContext& ctx);
 
 }  // namespace smemlab
 

@@ -123,7 +123,8 @@ BenchPlan plan_bench(const BenchRequest& request) {
   }
   if (chosen.empty()) {
     if (wanted.empty()) {
-      chosen.assign(families().begin(), families().end());
+      for (const BenchFamily* f : families())
+        if (f->in_default_run()) chosen.push_back(f);
     } else {
       for (const BenchFamily* f : families())
         if (wanted.contains(f)) chosen.push_back(f);

@@ -3,6 +3,7 @@
 // then timed.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <climits>
 
 #include "bench/families.hpp"
@@ -64,8 +65,10 @@ std::vector<VariantInfo> MatmulFamily::variants() const {
 }
 
 std::vector<std::string> MatmulFamily::default_sizes() const {
-  // The seeds' sizes, and one that is a multiple of no tile.
-  return {"256", "512", "1024", "2048", "4096", "4097"};
+  // The seeds' sizes, and the SGEMM targets: squares (4095 and 4097 are multiples of no
+  // tile), a tall and a wide product.
+  return {"256",  "512",  "1024", "2048",           "4095",
+          "4096", "4097", "8192", "8192x1024x4096", "1024x8192x4096"};
 }
 
 Shape MatmulFamily::canonical(const Shape& shape) const {
@@ -86,15 +89,15 @@ std::size_t MatmulFamily::device_bytes(const Shape& shape, std::string_view /*dt
   return (m * k + k * n + m * n) * sizeof(float);
 }
 
-std::vector<BenchRow> MatmulFamily::run(const Shape& shape, std::string_view /*dtype: float*/,
-                                        std::span<const std::string_view> variant_names,
-                                        const BenchContext& ctx) const {
+std::vector<BenchRow> run_gemm_candidates(std::string_view family, const Shape& shape,
+                                          std::span<const GemmCandidate> candidates,
+                                          const BenchContext& ctx) {
   const Dims d = dims_of(shape);
   const std::string label = size_label(d);
   const auto mk = static_cast<std::size_t>(d.m) * d.k;
   const auto kn = static_cast<std::size_t>(d.k) * d.n;
   const auto mn = static_cast<std::size_t>(d.m) * d.n;
-  ctx.progress(fmt::format("matmul {}: inputs and reference", label));
+  ctx.progress(fmt::format("{} {}: inputs and reference", family, label));
 
   DeviceBuffer<float> a(mk);
   DeviceBuffer<float> b(kn);
@@ -120,9 +123,9 @@ std::vector<BenchRow> MatmulFamily::run(const Shape& shape, std::string_view /*d
   const double tol = matmul::relative_tolerance(d.k);
 
   std::vector<float> c_host(mn);
-  const auto run_checked = [&](const matmul::GemmVariant& v) {
+  const auto run_checked = [&](const GemmCandidate::Launch& launch) {
     c.poison(ctx.stream);
-    matmul::gemm(v, args, launch_ctx);
+    launch(args, launch_ctx);
     SMEMLAB_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
     c.download(c_host, ctx.stream);
   };
@@ -133,11 +136,11 @@ std::vector<BenchRow> MatmulFamily::run(const Shape& shape, std::string_view /*d
   };
 
   std::vector<BenchRow> out;
-  const auto measure = [&](const matmul::GemmVariant& v, const ErrorStats& err,
-                           std::string checked_against) {
-    ctx.progress(fmt::format("matmul {}: timing {}", label, v.info.name));
-    BenchRow row = timed_row("matmul", v.info.name, "float", label,
-                             time_launches([&] { matmul::gemm(v, args, launch_ctx); }, ctx),
+  const auto measure = [&](std::string_view name, const GemmCandidate::Launch& launch,
+                           const ErrorStats& err, std::string checked_against) {
+    ctx.progress(fmt::format("{} {}: timing {}", family, label, name));
+    BenchRow row = timed_row(family, name, "float", label,
+                             time_launches([&] { launch(args, launch_ctx); }, ctx),
                              2.0 * d.m * d.n * d.k, "GFLOP/s", ctx.device.fp32_peak_gflops, out);
     row.verified = err.within(tol);
     row.error = err.relative;
@@ -148,21 +151,94 @@ std::vector<BenchRow> MatmulFamily::run(const Shape& shape, std::string_view /*d
 
   // The reference: checked against the CPU on all rows, or on the sampled rows.
   const matmul::GemmVariant& reference = matmul::find("cublas");
-  run_checked(reference);
-  measure(reference, against_cpu(), full_cpu ? "cpu-fp64" : "cpu-fp64-sampled-rows");
+  const GemmCandidate::Launch cublas_launch = [&](const matmul::GemmArgs& g, const LaunchContext& lc) {
+    matmul::gemm(reference, g, lc);
+  };
+  run_checked(cublas_launch);
+  measure(reference.info.name, cublas_launch, against_cpu(),
+          full_cpu ? "cpu-fp64" : "cpu-fp64-sampled-rows");
   // Every variant is checked on all of C: against the CPU when it has all rows, else against
   // cuBLAS (itself just checked against the CPU's sampled rows).
   const std::vector<double> cublas_c = full_cpu ? std::vector<double>{}
                                                 : std::vector<double>(c_host.begin(), c_host.end());
-  for (const auto name : variant_names) {
-    const matmul::GemmVariant& v = matmul::find(name);
-    run_checked(v);
+  for (const auto& candidate : candidates) {
+    run_checked(candidate.launch);
     const ErrorStats err =
         full_cpu ? against_cpu()
                  : compare_matrix<float>(d.m, d.n, c_host.data(), d.n, cublas_c.data(), d.n);
-    measure(v, err, full_cpu ? "cpu-fp64" : "cublas");
+    measure(candidate.name, candidate.launch, err, full_cpu ? "cpu-fp64" : "cublas");
   }
   return out;
+}
+
+std::vector<BenchRow> MatmulFamily::run(const Shape& shape, std::string_view /*dtype: float*/,
+                                        std::span<const std::string_view> variant_names,
+                                        const BenchContext& ctx) const {
+  std::vector<GemmCandidate> candidates;
+  for (const auto name : variant_names) {
+    const matmul::GemmVariant& v = matmul::find(name);
+    candidates.push_back({std::string(name), [&v](const matmul::GemmArgs& g, const LaunchContext& lc) {
+                            matmul::gemm(v, g, lc);
+                          }});
+  }
+  return run_gemm_candidates("matmul", shape, candidates, ctx);
+}
+
+// The tuning sweep's family: every compiled tile configuration x raster group x split-K
+// slices, as the autotuned variant could launch them. Not part of a default run.
+namespace {
+
+struct TileCandidate {
+  std::string name;
+  matmul::TileChoice choice;
+};
+
+const std::vector<TileCandidate>& tile_candidates() {
+  static const std::vector<TileCandidate> all = [] {
+    std::vector<TileCandidate> out;
+    for (const auto config : matmul::tile_configs())
+      for (const int group : {0, 8})
+        for (const int slices : {1, 2, 3, 4, 6, 8})
+          out.push_back({fmt::format("{}/g{}/k{}", config, group, slices), {config, group, slices}});
+    return out;
+  }();
+  return all;
+}
+
+}  // namespace
+
+std::vector<VariantInfo> MatmulTilesFamily::variants() const {
+  std::vector<VariantInfo> out;
+  out.push_back(matmul::find("cublas").info);
+  out.back().family = "matmul-tiles";
+  for (const auto& c : tile_candidates())
+    out.push_back({.family = "matmul-tiles",
+                   .name = c.name,
+                   .description = "a configuration the autotuned variant can choose",
+                   .technique = "tile configuration / raster group / split-K slices",
+                   .smem = SmemKind::dynamic_alloc});
+  return out;
+}
+
+std::vector<std::string> MatmulTilesFamily::default_sizes() const {
+  // One or more shapes of each class the tuning table distinguishes, from the SGEMM targets.
+  return {"1024", "2048", "4095", "4096", "4097", "8192", "8192x1024x4096", "1024x8192x4096"};
+}
+
+std::vector<BenchRow> MatmulTilesFamily::run(const Shape& shape, std::string_view /*dtype*/,
+                                             std::span<const std::string_view> variant_names,
+                                             const BenchContext& ctx) const {
+  std::vector<GemmCandidate> candidates;
+  for (const auto name : variant_names) {
+    const auto& all = tile_candidates();
+    const auto it = std::find_if(all.begin(), all.end(), [&](const TileCandidate& c) { return c.name == name; });
+    if (it == all.end()) throw UsageError(fmt::format("unknown tile candidate '{}'", name));
+    const matmul::TileChoice choice = it->choice;
+    candidates.push_back({it->name, [choice](const matmul::GemmArgs& g, const LaunchContext& lc) {
+                            matmul::gemm_tiles(choice, g, lc);
+                          }});
+  }
+  return run_gemm_candidates("matmul-tiles", shape, candidates, ctx);
 }
 
 }  // namespace smemlab

@@ -107,16 +107,18 @@ void require_device() {
 
 int cmd_list(const Options& opt, std::ostream& out) {
   for (const auto& f : opt.list_families) (void)find_family(f);
-  std::size_t width = 0;
-  const auto variants = all_variants();
-  for (const auto& v : variants) width = std::max(width, v.id().size());
-  for (const auto& v : variants) {
-    if (!opt.list_families.empty() &&
-        std::find(opt.list_families.begin(), opt.list_families.end(), v.family) ==
-            opt.list_families.end())
-      continue;
-    out << fmt::format("{:<{}}  {}\n", v.id(), width, v.description);
+  // Without --family: the registry, as the families of a default run hold it; a named
+  // family may be one outside it (the matmul-tiles sweep).
+  std::vector<VariantInfo> variants;
+  for (const BenchFamily* f : families()) {
+    const bool named = std::find(opt.list_families.begin(), opt.list_families.end(), f->name()) !=
+                       opt.list_families.end();
+    if (opt.list_families.empty() ? !f->in_default_run() : !named) continue;
+    for (const auto& v : f->variants()) variants.push_back(v);
   }
+  std::size_t width = 0;
+  for (const auto& v : variants) width = std::max(width, v.id().size());
+  for (const auto& v : variants) out << fmt::format("{:<{}}  {}\n", v.id(), width, v.description);
   return 0;
 }
 

@@ -30,6 +30,13 @@ std::span<const GemmVariant> variants() {
       detail::bank_conflict_variant(),
       detail::bank_conflict_padded_variant(),
       detail::thread_tile_1d_variant(),
+      detail::thread_tile_2d_variant(),
+      detail::vectorized_variant(),
+      detail::conflict_free_variant(),
+      detail::warp_tile_variant(),
+      detail::pipelined_variant(),
+      detail::rasterized_variant(),
+      detail::autotuned_variant(),
   };
   return table;
 }

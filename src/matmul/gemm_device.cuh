@@ -3,6 +3,7 @@
 // alpha/beta epilogue. Kernels instantiate the load with Checked = false for tiles that lie
 // wholly inside the matrices, so the interior pays nothing for edge handling.
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <type_traits>
 
@@ -21,6 +22,27 @@ __device__ __forceinline__ float load_or_zero(const float* p, int r, int c, int 
   return p[static_cast<std::size_t>(r) * ld + c];
 }
 
+// Rows of a matrix can be read and written 16 bytes at a time: an aligned base and a leading
+// dimension that keeps every row aligned.
+__host__ __device__ inline bool rows_are_16b_aligned(const float* p, int ld) {
+  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % 4 == 0;
+}
+
+// Elements (r, c..c+3). Vector: one 16-byte load when all four lie inside (rows x cols) or
+// when unchecked; the caller guarantees alignment. Otherwise four loads of load_or_zero.
+template <bool Checked, bool Vector>
+__device__ __forceinline__ float4 load4_or_zero(const float* p, int r, int c, int ld, int rows,
+                                                int cols) {
+  if constexpr (Vector) {
+    if (!Checked || (r < rows && c + 3 < cols))
+      return *reinterpret_cast<const float4*>(p + static_cast<std::size_t>(r) * ld + c);
+  }
+  return {load_or_zero<Checked>(p, r, c, ld, rows, cols),
+          load_or_zero<Checked>(p, r, c + 1, ld, rows, cols),
+          load_or_zero<Checked>(p, r, c + 2, ld, rows, cols),
+          load_or_zero<Checked>(p, r, c + 3, ld, rows, cols)};
+}
+
 // C = alpha * acc + beta * C; with beta == 0, C is never read (it may hold NaN, as BLAS allows).
 __device__ __forceinline__ void store_c(float* c, float acc, float alpha, float beta) {
   *c = beta == 0.0F ? alpha * acc : alpha * acc + beta * *c;
@@ -32,6 +54,29 @@ __device__ __forceinline__ void store_c_if(const GemmArgs& g, int r, int c, floa
     if (r >= g.m || c >= g.n) return;
   }
   store_c(g.c + static_cast<std::size_t>(r) * g.ldc + c, acc, g.alpha, g.beta);
+}
+
+// C(r, c..c+3) from four accumulators: one 16-byte access when Vector and (unchecked or all
+// four inside C), else element by element.
+template <bool Checked, bool Vector>
+__device__ __forceinline__ void store_c4_if(const GemmArgs& g, int r, int c, float4 acc) {
+  if constexpr (Vector) {
+    if (!Checked || (r < g.m && c + 3 < g.n)) {
+      auto* p = reinterpret_cast<float4*>(g.c + static_cast<std::size_t>(r) * g.ldc + c);
+      float4 out{g.alpha * acc.x, g.alpha * acc.y, g.alpha * acc.z, g.alpha * acc.w};
+      if (g.beta != 0.0F) {
+        const float4 old = *p;
+        out = {out.x + g.beta * old.x, out.y + g.beta * old.y, out.z + g.beta * old.z,
+               out.w + g.beta * old.w};
+      }
+      *p = out;
+      return;
+    }
+  }
+  store_c_if<Checked>(g, r, c, acc.x);
+  store_c_if<Checked>(g, r, c + 1, acc.y);
+  store_c_if<Checked>(g, r, c + 2, acc.z);
+  store_c_if<Checked>(g, r, c + 3, acc.w);
 }
 
 // Block tiles are numbered in a 1D grid (no 65535 limit on either dimension), row-major

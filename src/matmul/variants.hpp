@@ -13,5 +13,12 @@ GemmVariant tiled_dynamic_runtime_variant();
 GemmVariant bank_conflict_variant();
 GemmVariant bank_conflict_padded_variant();
 GemmVariant thread_tile_1d_variant();
+GemmVariant thread_tile_2d_variant();
+GemmVariant vectorized_variant();
+GemmVariant conflict_free_variant();
+GemmVariant warp_tile_variant();
+GemmVariant pipelined_variant();
+GemmVariant rasterized_variant();
+GemmVariant autotuned_variant();
 
 }  // namespace smemlab::matmul::detail

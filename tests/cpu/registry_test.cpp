@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <map>
 #include <regex>
 #include <set>
@@ -35,10 +37,53 @@ TEST(Registry, EachFamilyHasExactlyOneReference) {
 TEST(Registry, BenchFamiliesCoverTheRegistry) {
   std::set<std::string> from_families;
   for (const BenchFamily* f : families())
-    for (const auto& v : f->variants()) from_families.insert(v.id());
+    if (f->in_default_run())
+      for (const auto& v : f->variants()) from_families.insert(v.id());
   std::set<std::string> from_registry;
   for (const auto& v : all_variants()) from_registry.insert(v.id());
   EXPECT_EQ(from_families, from_registry);
+}
+
+TEST(Registry, TheTileSweepOffersEveryConfigurationOfTheAutotunedVariant) {
+  const BenchFamily& tiles = find_family("matmul-tiles");
+  EXPECT_FALSE(tiles.in_default_run());
+  const auto variants = tiles.variants();
+  EXPECT_TRUE(variants.front().reference);
+  for (const auto config : matmul::tile_configs()) {
+    const auto named = [&](const VariantInfo& v) { return v.name.starts_with(config); };
+    EXPECT_EQ(std::count_if(variants.begin(), variants.end(), named), 12) << config;
+  }
+}
+
+TEST(Registry, TheTuningTableNamesCompiledConfigurationsForEveryShapeClass) {
+  const auto table = matmul::tuning_table();
+  ASSERT_FALSE(table.empty());
+  const auto configs = matmul::tile_configs();
+  for (const auto& e : table) {
+    EXPECT_NE(std::find(configs.begin(), configs.end(), e.choice.config), configs.end())
+        << e.choice.config;
+    EXPECT_GE(e.choice.slices, 1);
+  }
+  for (const auto shape : {matmul::ShapeClass::small, matmul::ShapeClass::square,
+                           matmul::ShapeClass::tall, matmul::ShapeClass::wide}) {
+    const auto& d = table.front();
+    EXPECT_EQ(std::count_if(table.begin(), table.end(),
+                            [&](const matmul::TuningEntry& e) {
+                              return e.shape == shape && e.cc_major == d.cc_major &&
+                                     e.cc_minor == d.cc_minor && e.sms == d.sms;
+                            }),
+              1)
+        << matmul::shape_class_name(shape);
+  }
+}
+
+TEST(Registry, ShapesAreClassifiedByTilesPerSmAndAspect) {
+  EXPECT_EQ(matmul::classify(1024, 1024, 132), matmul::ShapeClass::small);  // 64 tiles
+  EXPECT_EQ(matmul::classify(2048, 2048, 132), matmul::ShapeClass::square);
+  EXPECT_EQ(matmul::classify(4097, 4097, 132), matmul::ShapeClass::square);
+  EXPECT_EQ(matmul::classify(8192, 1024, 132), matmul::ShapeClass::tall);
+  EXPECT_EQ(matmul::classify(1024, 8192, 132), matmul::ShapeClass::wide);
+  EXPECT_EQ(matmul::classify(1, 1, 132), matmul::ShapeClass::small);
 }
 
 TEST(Registry, FamiliesAreListedInOrder) {
@@ -51,7 +96,8 @@ TEST(Registry, FamiliesAreListedInOrder) {
 TEST(Registry, MatmulHasTheSeedsProgression) {
   for (const char* name :
        {"cublas", "naive", "smem_tile16", "smem_tile32", "dyn_tile16_const", "dyn_tile16_runtime",
-        "conflict_tile16", "conflict_tile16_padded", "thread_tile_1d"})
+        "conflict_tile16", "conflict_tile16_padded", "thread_tile_1d", "thread_tile_2d",
+        "vectorized", "conflict_free", "warp_tile", "pipelined", "rasterized", "autotuned"})
     EXPECT_NO_THROW((void)matmul::find(name)) << name;
   EXPECT_TRUE(matmul::find("cublas").info.reference);
   EXPECT_EQ(matmul::find("smem_tile16").info.smem, SmemKind::static_alloc);

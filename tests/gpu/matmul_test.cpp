@@ -78,10 +78,14 @@ const std::vector<Case>& cases() {
                                                                   {33, 31, 65},
                                                                   {127, 129, 255},
                                                                   {1000, 1001, 999},
-                                                                  {512, 512, 512}}) {
+                                                                  {512, 512, 512},
+                                                                  {1000, 1000, 1000},
+                                                                  {100, 132, 3000}}) {
       out.push_back({m, n, k, 0, 1.0F, 0.0F});
-      out.push_back({m, n, k, 3, 1.5F, -0.75F});
+      out.push_back({m, n, k, 3, 1.5F, -0.75F});  // rows not 16-byte aligned
     }
+    // Rows 16-byte aligned, with padding, edges in M, N and K, and beta.
+    out.push_back({260, 388, 100, 4, 0.5F, 2.0F});
     return out;
   }();
   return all;
@@ -89,13 +93,10 @@ const std::vector<Case>& cases() {
 
 class MatmulVariant : public testing::TestWithParam<std::tuple<std::string, std::size_t>> {};
 
-TEST_P(MatmulVariant, MatchesTheCpuReference) {
-  SMEMLAB_REQUIRE_GPU();
-  const auto& [name, case_index] = GetParam();
-  const Case& cs = cases()[case_index];
+// Runs `launch` on one case and checks C against the CPU reference, and C's padding.
+template <class Launch>
+void expect_matches_reference(const Case& cs, Launch&& launch) {
   const Inputs& in = inputs_for(cs);
-  const matmul::GemmVariant& variant = matmul::find(name);
-
   DeviceBuffer<float> a(in.a.size());
   DeviceBuffer<float> b(in.b.size());
   DeviceBuffer<float> c(in.c.size());
@@ -105,7 +106,7 @@ TEST_P(MatmulVariant, MatchesTheCpuReference) {
   const CublasHandle cublas;
   const matmul::GemmArgs args{cs.m, cs.n, cs.k, cs.alpha, a.data(), in.lda, b.data(), in.ldb,
                               cs.beta, c.data(), in.ldc};
-  matmul::gemm(variant, args, {nullptr, cublas.get()});
+  launch(args, LaunchContext{nullptr, cublas.get()});
   SMEMLAB_CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<float> got(in.c.size());
   c.download(got, nullptr);
@@ -122,6 +123,38 @@ TEST_P(MatmulVariant, MatchesTheCpuReference) {
   EXPECT_EQ(clobbered, 0U) << "elements of C's padding were written";
 }
 
+TEST_P(MatmulVariant, MatchesTheCpuReference) {
+  SMEMLAB_REQUIRE_GPU();
+  const auto& [name, case_index] = GetParam();
+  const matmul::GemmVariant& variant = matmul::find(name);
+  expect_matches_reference(cases()[case_index], [&](const matmul::GemmArgs& args, const LaunchContext& ctx) {
+    matmul::gemm(variant, args, ctx);
+  });
+}
+
+// The autotuned variant reaches only the table's choices: every compiled configuration is
+// checked here directly, on aligned rows (16-byte copies) and unaligned ones, with a raster
+// group and three K slices on the second.
+class MatmulTiles : public testing::TestWithParam<std::string_view> {};
+
+TEST_P(MatmulTiles, MatchTheCpuReferenceAlignedAndUnaligned) {
+  SMEMLAB_REQUIRE_GPU();
+  const std::string_view config = GetParam();
+  const Case aligned{260, 388, 100, 4, 0.5F, 2.0F};
+  const Case unaligned{131, 67, 1025, 3, 1.5F, -0.75F};
+  for (const auto& [cs, choice] :
+       {std::pair{aligned, matmul::TileChoice{config, 0, 1}},
+        std::pair{unaligned, matmul::TileChoice{config, 8, 3}}}) {
+    SCOPED_TRACE(case_name(cs));
+    expect_matches_reference(cs, [&](const matmul::GemmArgs& args, const LaunchContext& ctx) {
+      matmul::gemm_tiles(choice, args, ctx);
+    });
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Matmul, MatmulTiles, testing::ValuesIn(matmul::tile_configs()),
+                         [](const auto& info) { return std::string(info.param); });
+
 std::vector<std::string> variant_names() {
   std::vector<std::string> out;
   for (const auto& v : matmul::variants()) out.emplace_back(v.info.name);
@@ -130,11 +163,11 @@ std::vector<std::string> variant_names() {
 
 INSTANTIATE_TEST_SUITE_P(
     Matmul, MatmulVariant,
-    testing::Combine(testing::ValuesIn(variant_names()), testing::Range<std::size_t>(0, 16)),
+    testing::Combine(testing::ValuesIn(variant_names()), testing::Range<std::size_t>(0, 21)),
     [](const auto& info) {
       return std::get<0>(info.param) + "_" + case_name(cases()[std::get<1>(info.param)]);
     });
 
-TEST(MatmulCases, CoverEveryShapeTwice) { EXPECT_EQ(cases().size(), 16U); }
+TEST(MatmulCases, CoverEveryShapeTwiceAndOneAlignedPadding) { EXPECT_EQ(cases().size(), 21U); }
 
 }  // namespace

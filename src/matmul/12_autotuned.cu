@@ -1,0 +1,128 @@
+// 12 — autotuned tiles. Changed from 11: no single configuration is best everywhere. Large
+// squares want big tiles (more FMAs per shared load), while shapes with fewer tiles than SMs
+// leave most of the GPU idle with them: they want smaller tiles, or split-K (blockIdx.z takes
+// a slice of K; a second kernel sums the slices). Several configurations of the same kernel
+// are compiled; a table written from a sweep on the device (scripts/tune-matmul.sh, data in
+// docs/results/data/) names the best per shape class (small, square, tall, wide). Should buy:
+// at 1024^3 (64 tiles of 128x128 for 132 SMs) up to 2x over 11; little at 4096^3, where 11's
+// configuration is already a good one.
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+
+#include "matmul/tiled_gemm.cuh"
+#include "matmul/variants.hpp"
+#include "smemlab/error.hpp"
+#include "core/occupancy.hpp"
+
+namespace smemlab::matmul {
+namespace {
+
+using detail::launch_config;
+using detail::TileConfig;
+
+struct NamedConfig {
+  std::string_view name;
+  void (*launch)(const GemmArgs&, const LaunchContext&, int group, int slices);
+};
+
+// Names: block tile MxNxK, stages, warp tile, thread tile. Template arguments: BM, BN, BK,
+// WM, WN, TM, TN, stages, blocks per SM the registers must allow.
+constexpr std::array kConfigs{
+    NamedConfig{"128x128x8_s2_w32x64_t8x8", launch_config<TileConfig<128, 128, 8, 32, 64, 8, 8, 2, 2>>},
+    NamedConfig{"128x128x8_s3_w32x64_t8x8", launch_config<TileConfig<128, 128, 8, 32, 64, 8, 8, 3, 2>>},
+    NamedConfig{"128x128x8_s4_w32x64_t8x8", launch_config<TileConfig<128, 128, 8, 32, 64, 8, 8, 4, 2>>},
+    NamedConfig{"128x256x8_s3_w32x128_t8x16", launch_config<TileConfig<128, 256, 8, 32, 128, 8, 16, 3, 1>>},
+    NamedConfig{"256x128x8_s3_w64x64_t16x8", launch_config<TileConfig<256, 128, 8, 64, 64, 16, 8, 3, 1>>},
+    NamedConfig{"128x64x8_s3_w32x64_t8x8", launch_config<TileConfig<128, 64, 8, 32, 64, 8, 8, 3, 2>>},
+    NamedConfig{"64x128x8_s3_w32x64_t8x8", launch_config<TileConfig<64, 128, 8, 32, 64, 8, 8, 3, 3>>},
+    NamedConfig{"64x64x8_s4_w32x32_t8x4", launch_config<TileConfig<64, 64, 8, 32, 32, 8, 4, 4, 4>>},
+};
+
+constexpr std::array kConfigNames = [] {
+  std::array<std::string_view, kConfigs.size()> out{};
+  for (std::size_t i = 0; i < kConfigs.size(); ++i) out[i] = kConfigs[i].name;
+  return out;
+}();
+
+const NamedConfig& find_config(std::string_view name) {
+  for (const auto& c : kConfigs)
+    if (c.name == name) return c;
+  throw UsageError("unknown matmul tile configuration '" + std::string(name) + "'");
+}
+
+// Each slice keeps at least this much of K: shorter slices spend more on the sum than they
+// save.
+constexpr int kMinSliceK = 256;
+
+}  // namespace
+
+std::string_view shape_class_name(ShapeClass shape) {
+  switch (shape) {
+    case ShapeClass::small: return "small";
+    case ShapeClass::square: return "square";
+    case ShapeClass::tall: return "tall";
+    case ShapeClass::wide: return "wide";
+  }
+  return "?";
+}
+
+ShapeClass classify(int m, int n, int sms) {
+  const long long tiles = static_cast<long long>((m + 127) / 128) * ((n + 127) / 128);
+  if (tiles < sms) return ShapeClass::small;
+  if (m >= 4LL * n) return ShapeClass::tall;
+  if (n >= 4LL * m) return ShapeClass::wide;
+  return ShapeClass::square;
+}
+
+std::span<const std::string_view> tile_configs() { return kConfigNames; }
+
+TileChoice choose_tiles(int m, int n, int /*k*/) {
+  int device = 0;
+  int major = 0;
+  int minor = 0;
+  SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
+  SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  const int sms = smemlab::detail::sm_count();
+  const ShapeClass shape = classify(m, n, sms);
+  const auto table = tuning_table();
+  const bool known = std::any_of(table.begin(), table.end(), [&](const TuningEntry& e) {
+    return e.cc_major == major && e.cc_minor == minor && e.sms == sms;
+  });
+  const TuningEntry& first = table.front();
+  for (const auto& e : table) {
+    const bool device_matches = known ? e.cc_major == major && e.cc_minor == minor && e.sms == sms
+                                      : e.cc_major == first.cc_major && e.cc_minor == first.cc_minor &&
+                                            e.sms == first.sms;
+    if (device_matches && e.shape == shape) return e.choice;
+  }
+  throw std::logic_error("the matmul tuning table has no entry for shape class " +
+                         std::string(shape_class_name(shape)));
+}
+
+void gemm_tiles(const TileChoice& choice, const GemmArgs& args, const LaunchContext& ctx) {
+  const NamedConfig& config = find_config(choice.config);
+  if (choice.group < 0 || choice.slices < 1)
+    throw UsageError("a tile choice needs group >= 0 and slices >= 1");
+  validate(args);
+  const int slices = std::max(1, std::min(choice.slices, args.k / kMinSliceK));
+  config.launch(args, ctx, choice.group, slices);
+}
+
+namespace detail {
+
+GemmVariant autotuned_variant() {
+  return {{.family = "matmul",
+           .name = "autotuned",
+           .description = "11's kernel with tiles, raster group and split-K chosen per shape",
+           .technique = "autotuning: a swept table of configurations by shape class; split-K "
+                        "when C has fewer tiles than SMs",
+           .smem = SmemKind::dynamic_alloc},
+          [](const GemmArgs& g, const LaunchContext& ctx) {
+            gemm_tiles(choose_tiles(g.m, g.n, g.k), g, ctx);
+          }};
+}
+
+}  // namespace detail
+}  // namespace smemlab::matmul

@@ -1,0 +1,324 @@
+#pragma once
+// The SGEMM kernel of steps 09-12, written once and configured by a tile policy (as CUB keeps
+// tuning policies apart from algorithms). Layers: block tile (BM x BN, K-steps of BK) ->
+// warp tile (WM x WN) -> thread tile (TM x TN, made of 4x4 pieces spread so that a warp's
+// fragment reads are contiguous).
+// - Copies: cp.async, global -> shared without passing through registers. A is copied 4 bytes
+//   at a time into a transposed tile a[k][m] whose rows are padded to BM + 4 floats: a warp
+//   copies 4 rows x 8 k, and 4k + m puts those 32 lanes in 32 banks. B is copied 16 bytes at a
+//   time when its rows are aligned (else 4). Out-of-range elements are zero-filled by the copy
+//   itself (src-size 0), and only edge blocks and the last partial K-step check bounds.
+// - Stages: with Stages = 1 a block copies, waits, computes and waits again; with Stages > 1
+//   the copies of the next Stages - 1 K-steps are in flight while one is computed, behind one
+//   barrier per K-step.
+// - Fragments are double-buffered in registers: the values for k + 1 are read from shared
+//   memory while the FMAs of k run.
+// - Rasterisation: consecutive blocks walk down a group of `group` block-rows before moving
+//   right, so the blocks resident together share their A and B tiles in L2.
+// - Split-K: blockIdx.z takes a slice of K and writes alpha * partial to a workspace; a second
+//   kernel sums the slices and applies beta.
+#include <cstddef>
+
+#include "matmul/gemm_device.cuh"
+#include "smemlab/cublas.hpp"
+#include "smemlab/error.hpp"
+
+namespace smemlab::matmul::detail {
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int Stages, int MinBlocks>
+struct TileConfig {
+  static constexpr int kBM = BM, kBN = BN, kBK = BK, kWM = WM, kWN = WN, kTM = TM, kTN = TN;
+  static constexpr int kStages = Stages;
+  static constexpr int kMinBlocks = MinBlocks;  // per SM, for __launch_bounds__
+  static constexpr int kThreads = 32 * (BM / WM) * (BN / WN);
+  static constexpr int kLaneRows = WM / TM;  // lanes of a warp down its tile
+  static constexpr int kLaneCols = WN / TN;  // and across
+  static constexpr int kARow = BM + 4;       // floats per row of the transposed A tile
+  static constexpr int kStageFloats = BK * kARow + BK * BN;
+  static constexpr std::size_t kSmemBytes = sizeof(float) * kStageFloats * Stages;
+  static_assert(BM % WM == 0 && BN % WN == 0 && WM % TM == 0 && WN % TN == 0);
+  static_assert(kLaneRows * kLaneCols == 32, "a warp tile is 32 thread tiles");
+  static_assert(TM % 4 == 0 && TN % 4 == 0, "thread tiles are made of 4x4 pieces");
+  static_assert(BK % 8 == 0 && (BM * BK) % kThreads == 0, "A is copied in runs of 8 k");
+  static_assert((BK * BN) % (4 * kThreads) == 0, "each thread copies whole float4s of B");
+  static_assert(Stages >= 1);
+};
+
+// How one launch is organised beyond the tile: raster group (0: row-major block order) and
+// K slices (1: no split-K; workspace then unused).
+struct Schedule {
+  int group = 0;
+  int k_slice = 0;       // K per slice, a multiple of BK; the whole K without split-K
+  float* workspace = nullptr;  // slices x m x n partial products, or null
+};
+
+__device__ __forceinline__ void cp_async4(float* dst, const float* src, bool valid) {
+  const auto s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s), "l"(src),
+               "r"(valid ? 4 : 0));
+}
+
+__device__ __forceinline__ void cp_async16(float* dst, const float* src, int src_bytes) {
+  const auto s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(src),
+               "r"(src_bytes));
+}
+
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+
+template <int Pending>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending));
+}
+
+// Copies the K-step starting at k0 into one stage. CheckMN: the block reaches past C's edge;
+// CheckK: the step reaches past k_end. Unchecked copies compute no predicates at all.
+template <class Cfg, bool VectorB, bool CheckMN, bool CheckK>
+__device__ __forceinline__ void copy_k_step(const GemmArgs& g, int row0, int col0, int k0,
+                                            int k_end, float* a_stage, float* b_stage) {
+  const int tid = static_cast<int>(threadIdx.x);
+#pragma unroll
+  for (int i = 0; i < Cfg::kBM * Cfg::kBK / Cfg::kThreads; ++i) {
+    // 8 consecutive k of one row per 8 lanes: 32-byte global runs, 32 distinct banks.
+    const int e = tid + i * Cfg::kThreads;
+    const int r = e / 8 % Cfg::kBM;
+    const int k = e / (8 * Cfg::kBM) * 8 + e % 8;
+    const bool valid = (!CheckMN || row0 + r < g.m) && (!CheckK || k0 + k < k_end);
+    const float* src = valid ? g.a + static_cast<std::size_t>(row0 + r) * g.lda + k0 + k : g.a;
+    cp_async4(a_stage + k * Cfg::kARow + r, src, valid);
+  }
+  if constexpr (VectorB) {
+#pragma unroll
+    for (int i = 0; i < Cfg::kBK * Cfg::kBN / (4 * Cfg::kThreads); ++i) {
+      const int e = tid + i * Cfg::kThreads;
+      const int r = e / (Cfg::kBN / 4);
+      const int c = e % (Cfg::kBN / 4) * 4;
+      int bytes = 16;
+      if constexpr (CheckMN) bytes = min(16, max(0, 4 * (g.n - col0 - c)));
+      if constexpr (CheckK) bytes = k0 + r < k_end ? bytes : 0;
+      const float* src = bytes > 0 ? g.b + static_cast<std::size_t>(k0 + r) * g.ldb + col0 + c : g.b;
+      cp_async16(b_stage + r * Cfg::kBN + c, src, bytes);
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < Cfg::kBK * Cfg::kBN / Cfg::kThreads; ++i) {
+      const int e = tid + i * Cfg::kThreads;
+      const int r = e / Cfg::kBN;
+      const int c = e % Cfg::kBN;
+      const bool valid = (!CheckMN || col0 + c < g.n) && (!CheckK || k0 + r < k_end);
+      const float* src = valid ? g.b + static_cast<std::size_t>(k0 + r) * g.ldb + col0 + c : g.b;
+      cp_async4(b_stage + r * Cfg::kBN + c, src, valid);
+    }
+  }
+}
+
+// A thread's fragments for one k: TM values of A and TN of B, read as float4 from the pieces
+// it owns (4 rows, then kLaneRows * 4 rows further down, and so on).
+template <class Cfg>
+struct Fragments {
+  float4 a[Cfg::kTM / 4];
+  float4 b[Cfg::kTN / 4];
+};
+
+template <class Cfg>
+__device__ __forceinline__ void read_fragments(Fragments<Cfg>& f, const float* a_k,
+                                               const float* b_k) {
+#pragma unroll
+  for (int i = 0; i < Cfg::kTM / 4; ++i)
+    f.a[i] = *reinterpret_cast<const float4*>(a_k + i * Cfg::kLaneRows * 4);
+#pragma unroll
+  for (int j = 0; j < Cfg::kTN / 4; ++j)
+    f.b[j] = *reinterpret_cast<const float4*>(b_k + j * Cfg::kLaneCols * 4);
+}
+
+__device__ __forceinline__ float lane_of(const float4& v, int i) {
+  return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;  // i is a constant after unrolling
+}
+
+template <class Cfg>
+__device__ __forceinline__ void outer_product(float (&acc)[Cfg::kTM][Cfg::kTN],
+                                              const Fragments<Cfg>& f) {
+#pragma unroll
+  for (int i = 0; i < Cfg::kTM; ++i)
+#pragma unroll
+    for (int j = 0; j < Cfg::kTN; ++j)
+      acc[i][j] = fmaf(lane_of(f.a[i / 4], i % 4), lane_of(f.b[j / 4], j % 4), acc[i][j]);
+}
+
+// All K-steps of one stage: BK outer products, fragments for k + 1 read during k's FMAs.
+template <class Cfg>
+__device__ __forceinline__ void multiply_stage(float (&acc)[Cfg::kTM][Cfg::kTN],
+                                               const float* a_frag0, const float* b_frag0) {
+  Fragments<Cfg> f[2];
+  read_fragments<Cfg>(f[0], a_frag0, b_frag0);
+#pragma unroll
+  for (int kk = 0; kk < Cfg::kBK; ++kk) {
+    if (kk + 1 < Cfg::kBK)
+      read_fragments<Cfg>(f[(kk + 1) % 2], a_frag0 + (kk + 1) * Cfg::kARow,
+                          b_frag0 + (kk + 1) * Cfg::kBN);
+    outer_product<Cfg>(acc, f[kk % 2]);
+  }
+}
+
+struct TileOrigin {
+  int row0, col0;
+  bool edge;
+};
+
+__device__ __forceinline__ TileOrigin tile_origin(const GemmArgs& g, int bm, int bn, int group) {
+  const int tiles_m = (g.m + bm - 1) / bm;
+  const int tiles_n = (g.n + bn - 1) / bn;
+  const int b = static_cast<int>(blockIdx.x);
+  int tm = b / tiles_n;
+  int tn = b % tiles_n;
+  if (group > 0) {
+    const int per_group = group * tiles_n;
+    const int first = b / per_group * group;
+    const int rows = min(group, tiles_m - first);
+    const int local = b % per_group;
+    tm = first + local % rows;
+    tn = local / rows;
+  }
+  const int row0 = tm * bm;
+  const int col0 = tn * bn;
+  return {row0, col0, row0 + bm > g.m || col0 + bn > g.n};
+}
+
+template <class Cfg, bool VectorB, bool CheckMN>
+__device__ __forceinline__ void main_loop(const GemmArgs& g, const TileOrigin& t, int k_begin,
+                                          int k_end, float* smem,
+                                          float (&acc)[Cfg::kTM][Cfg::kTN]) {
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  const int warp_row = warp / (Cfg::kBN / Cfg::kWN) * Cfg::kWM;
+  const int warp_col = warp % (Cfg::kBN / Cfg::kWN) * Cfg::kWN;
+  const int a_frag = warp_row + lane / Cfg::kLaneCols * 4;  // offset in a row of the A tile
+  const int b_frag = warp_col + lane % Cfg::kLaneCols * 4;
+  const int steps = (k_end - k_begin + Cfg::kBK - 1) / Cfg::kBK;
+
+  const auto copy = [&](int step, int stage) {
+    const int k0 = k_begin + step * Cfg::kBK;
+    float* a_stage = smem + stage * Cfg::kStageFloats;
+    float* b_stage = a_stage + Cfg::kBK * Cfg::kARow;
+    if (k0 + Cfg::kBK <= k_end) {
+      copy_k_step<Cfg, VectorB, CheckMN, false>(g, t.row0, t.col0, k0, k_end, a_stage, b_stage);
+    } else {
+      copy_k_step<Cfg, VectorB, CheckMN, true>(g, t.row0, t.col0, k0, k_end, a_stage, b_stage);
+    }
+  };
+
+  if constexpr (Cfg::kStages == 1) {
+    for (int step = 0; step < steps; ++step) {
+      copy(step, 0);
+      cp_async_commit();
+      cp_async_wait<0>();
+      __syncthreads();
+      multiply_stage<Cfg>(acc, smem + a_frag, smem + Cfg::kBK * Cfg::kARow + b_frag);
+      __syncthreads();
+    }
+  } else {
+#pragma unroll
+    for (int s = 0; s < Cfg::kStages - 1; ++s) {
+      if (s < steps) copy(s, s);
+      cp_async_commit();  // empty groups keep the count of pending groups uniform
+    }
+    int read_stage = 0;
+    int write_stage = Cfg::kStages - 1;
+    for (int step = 0; step < steps; ++step) {
+      cp_async_wait<Cfg::kStages - 2>();  // this thread's copies of `step` have landed
+      __syncthreads();  // everyone's have, and everyone is done with the stage rewritten next
+      if (step + Cfg::kStages - 1 < steps) copy(step + Cfg::kStages - 1, write_stage);
+      cp_async_commit();
+      const float* a_stage = smem + read_stage * Cfg::kStageFloats;
+      multiply_stage<Cfg>(acc, a_stage + a_frag, a_stage + Cfg::kBK * Cfg::kARow + b_frag);
+      read_stage = read_stage + 1 == Cfg::kStages ? 0 : read_stage + 1;
+      write_stage = write_stage + 1 == Cfg::kStages ? 0 : write_stage + 1;
+    }
+  }
+}
+
+template <class Cfg, bool VectorB>
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
+    tiled_gemm_kernel(GemmArgs g, Schedule sched) {
+  extern __shared__ float4 smem_f4[];
+  float* smem = reinterpret_cast<float*>(smem_f4);
+  const TileOrigin t = tile_origin(g, Cfg::kBM, Cfg::kBN, sched.group);
+  const int k_begin = static_cast<int>(blockIdx.z) * sched.k_slice;
+  const int k_end = min(g.k, k_begin + sched.k_slice);
+  float acc[Cfg::kTM][Cfg::kTN] = {};
+  if (t.edge) {
+    main_loop<Cfg, VectorB, true>(g, t, k_begin, k_end, smem, acc);
+  } else {
+    main_loop<Cfg, VectorB, false>(g, t, k_begin, k_end, smem, acc);
+  }
+
+  // With split-K the slice's alpha * partial goes to the workspace (m x n, beta 0).
+  GemmArgs out = g;
+  if (sched.workspace != nullptr) {
+    out.c = sched.workspace + static_cast<std::size_t>(blockIdx.z) * g.m * g.n;
+    out.ldc = g.n;
+    out.beta = 0.0F;
+  }
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  const int row = t.row0 + warp / (Cfg::kBN / Cfg::kWN) * Cfg::kWM + lane / Cfg::kLaneCols * 4;
+  const int col = t.col0 + warp % (Cfg::kBN / Cfg::kWN) * Cfg::kWN + lane % Cfg::kLaneCols * 4;
+  const auto store_all = [&](auto checked, auto vector) {
+#pragma unroll
+    for (int i = 0; i < Cfg::kTM; ++i)
+#pragma unroll
+      for (int j = 0; j < Cfg::kTN / 4; ++j)
+        store_c4_if<decltype(checked)::value, decltype(vector)::value>(
+            out, row + i / 4 * Cfg::kLaneRows * 4 + i % 4, col + j * Cfg::kLaneCols * 4,
+            {acc[i][4 * j], acc[i][4 * j + 1], acc[i][4 * j + 2], acc[i][4 * j + 3]});
+  };
+  const bool vector_c = rows_are_16b_aligned(out.c, out.ldc);
+  epilogue(t.edge, [&](auto checked) {
+    if (vector_c) {
+      store_all(checked, std::true_type{});
+    } else {
+      store_all(checked, std::false_type{});
+    }
+  });
+}
+
+// C = sum of the slices' partials + beta * C.
+void sum_k_slices(const GemmArgs& g, const float* workspace, int slices, cudaStream_t stream);
+
+// Launches one configuration with the given raster group and number of K slices (1: no
+// split-K). Sizes the dynamic shared memory on first use.
+template <class Cfg, bool VectorB>
+void launch_config_with(const GemmArgs& g, const LaunchContext& ctx, int group, int slices) {
+  static const bool sized = [] {
+    SMEMLAB_CUDA_CHECK(cudaFuncSetAttribute(tiled_gemm_kernel<Cfg, VectorB>,
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(Cfg::kSmemBytes)));
+    return true;
+  }();
+  (void)sized;
+  const unsigned tiles = grid_for(g, Cfg::kBM, Cfg::kBN);
+  const int k_slice = (g.k + slices * Cfg::kBK - 1) / (slices * Cfg::kBK) * Cfg::kBK;
+  const int used = (g.k + k_slice - 1) / k_slice;  // every slice non-empty
+  Schedule sched{group, k_slice, nullptr};
+  if (used > 1) {
+    const std::size_t bytes = sizeof(float) * used * static_cast<std::size_t>(g.m) * g.n;
+    SMEMLAB_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&sched.workspace), bytes, ctx.stream));
+  }
+  tiled_gemm_kernel<Cfg, VectorB><<<dim3(tiles, 1, used), Cfg::kThreads, Cfg::kSmemBytes, ctx.stream>>>(g, sched);
+  SMEMLAB_LAUNCH_CHECK();
+  if (used > 1) {
+    sum_k_slices(g, sched.workspace, used, ctx.stream);
+    SMEMLAB_CUDA_CHECK(cudaFreeAsync(sched.workspace, ctx.stream));
+  }
+}
+
+template <class Cfg>
+void launch_config(const GemmArgs& g, const LaunchContext& ctx, int group, int slices) {
+  if (rows_are_16b_aligned(g.b, g.ldb)) {
+    launch_config_with<Cfg, true>(g, ctx, group, slices);
+  } else {
+    launch_config_with<Cfg, false>(g, ctx, group, slices);
+  }
+}
+
+}  // namespace smemlab::matmul::detail
