@@ -35,6 +35,15 @@ SHORT = {
     "lts__t_sectors_srcunit_tex_op_read.sum": "L2rdSect",
     "lts__t_sectors_srcunit_tex_op_write.sum": "L2wrSect",
     "lts__throughput.avg.pct_of_peak_sustained_elapsed": "L2%",
+    "sm__cycles_elapsed.avg.per_second": "clock",
+    "smsp__issue_active.avg.pct_of_peak_sustained_active": "issue%",
+    "smsp__inst_executed.sum": "inst",
+    "launch__registers_per_thread": "regs",
+    "launch__block_size": "block",
+    "launch__grid_size": "grid",
+    "launch__shared_mem_per_block_dynamic": "dynSmem",
+    "launch__shared_mem_per_block_static": "statSmem",
+    "launch__occupancy_limit_registers": "blkLimRegs",
 }
 
 
