@@ -36,6 +36,10 @@ struct TileConfig {
   static constexpr int kARow = BM + 4;       // floats per row of the transposed A tile
   static constexpr int kStageFloats = BK * kARow + BK * BN;
   static constexpr std::size_t kSmemBytes = sizeof(float) * kStageFloats * Stages;
+  // Registers a thread may use; at 128 (two blocks of 256 threads per SM) the interior copy
+  // pointers would spill, so those configurations recompute addresses instead.
+  static constexpr int kRegisterBudget = 65536 / (kThreads * MinBlocks) < 255 ? 65536 / (kThreads * MinBlocks) : 255;
+  static constexpr bool kInteriorPointers = kRegisterBudget > 128;
   static_assert(BM % WM == 0 && BN % WN == 0 && WM % TM == 0 && WN % TN == 0);
   static_assert(kLaneRows * kLaneCols == 32, "a warp tile is 32 thread tiles");
   static_assert(TM % 4 == 0 && TN % 4 == 0, "thread tiles are made of 4x4 pieces");
@@ -111,6 +115,60 @@ __device__ __forceinline__ void copy_k_step(const GemmArgs& g, int row0, int col
     }
   }
 }
+
+// The interior path's copies: a block wholly inside C copying a full K-step needs no
+// predicates, and its addresses change only by a constant per K-step. Computed once per
+// block, they cost one pointer add per copy instead of the row and column arithmetic of
+// copy_k_step (which the compiler otherwise redoes at every step).
+template <class Cfg, bool VectorB>
+struct InteriorCopy {
+  static constexpr int kARowsPerPass = Cfg::kThreads / 8;  // A rows one pass of the block covers
+  static constexpr int kBWidth = VectorB ? 4 : 1;
+  static constexpr int kBLanesPerRow = Cfg::kBN / kBWidth;
+  static_assert(Cfg::kThreads % kBLanesPerRow == 0, "a pass of the block covers whole B rows");
+  static_assert(Cfg::kBM % kARowsPerPass == 0, "passes of the block tile A rows evenly");
+  const float* a;  // this thread's first A element of the current K-step
+  const float* b;
+  int a_dst;  // this thread's offsets within a stage
+  int b_dst;
+
+  __device__ __forceinline__ InteriorCopy(const GemmArgs& g, int row0, int col0, int k_begin) {
+    const int tid = static_cast<int>(threadIdx.x);
+    a = g.a + static_cast<std::size_t>(row0 + tid / 8) * g.lda + k_begin + tid % 8;
+    b = g.b + static_cast<std::size_t>(k_begin + tid / kBLanesPerRow) * g.ldb + col0 +
+        tid % kBLanesPerRow * kBWidth;
+    a_dst = tid % 8 * Cfg::kARow + tid / 8;
+    b_dst = tid / kBLanesPerRow * Cfg::kBN + tid % kBLanesPerRow * kBWidth;
+  }
+
+  // The strides between passes are read from the kernel parameters at each use: they cost
+  // no registers, which the 128-register configurations have none of to spare.
+  __device__ __forceinline__ void copy(const GemmArgs& g, float* a_stage, float* b_stage) const {
+#pragma unroll
+    for (int i = 0; i < Cfg::kBM * Cfg::kBK / Cfg::kThreads; ++i) {
+      // Pass i covers rows i * kARowsPerPass on, wrapping to the next 8 k after kBM rows.
+      constexpr int kPassesPerK8 = Cfg::kBM / kARowsPerPass;
+      const int row = i % kPassesPerK8;
+      const int k8 = i / kPassesPerK8 * 8;
+      cp_async4(a_stage + a_dst + k8 * Cfg::kARow + row * kARowsPerPass, a + static_cast<std::size_t>(row * kARowsPerPass) * g.lda + k8, true);
+    }
+#pragma unroll
+    for (int i = 0; i < Cfg::kBK * Cfg::kBN / (kBWidth * Cfg::kThreads); ++i) {
+      float* dst = b_stage + b_dst + i * Cfg::kThreads * kBWidth;
+      const float* src = b + static_cast<std::size_t>(i * (Cfg::kThreads / kBLanesPerRow)) * g.ldb;
+      if constexpr (VectorB) {
+        cp_async16(dst, src, 16);
+      } else {
+        cp_async4(dst, src, true);
+      }
+    }
+  }
+
+  __device__ __forceinline__ void advance(const GemmArgs& g) {
+    a += Cfg::kBK;
+    b += static_cast<std::size_t>(Cfg::kBK) * g.ldb;
+  }
+};
 
 // A thread's fragments for one k: TM values of A and TN of B, read as float4 from the pieces
 // it owns (4 rows, then kLaneRows * 4 rows further down, and so on).
@@ -196,12 +254,24 @@ __device__ __forceinline__ void main_loop(const GemmArgs& g, const TileOrigin& t
   const int b_frag = warp_col + lane % Cfg::kLaneCols * 4;
   const int steps = (k_end - k_begin + Cfg::kBK - 1) / Cfg::kBK;
 
+  // Copies are issued in step order, so the interior path's pointers advance once per copy.
+  struct NoInteriorCopy {
+    __device__ NoInteriorCopy(const GemmArgs&, int, int, int) {}
+  };
+  using Interior = std::conditional_t<Cfg::kInteriorPointers && !CheckMN, InteriorCopy<Cfg, VectorB>,
+                                      NoInteriorCopy>;
+  [[maybe_unused]] Interior interior(g, t.row0, t.col0, k_begin);
   const auto copy = [&](int step, int stage) {
     const int k0 = k_begin + step * Cfg::kBK;
     float* a_stage = smem + stage * Cfg::kStageFloats;
     float* b_stage = a_stage + Cfg::kBK * Cfg::kARow;
     if (k0 + Cfg::kBK <= k_end) {
-      copy_k_step<Cfg, VectorB, CheckMN, false>(g, t.row0, t.col0, k0, k_end, a_stage, b_stage);
+      if constexpr (CheckMN || !Cfg::kInteriorPointers) {
+        copy_k_step<Cfg, VectorB, CheckMN, false>(g, t.row0, t.col0, k0, k_end, a_stage, b_stage);
+      } else {
+        interior.copy(g, a_stage, b_stage);
+        interior.advance(g);
+      }
     } else {
       copy_k_step<Cfg, VectorB, CheckMN, true>(g, t.row0, t.col0, k0, k_end, a_stage, b_stage);
     }
