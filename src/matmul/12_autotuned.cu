@@ -26,13 +26,16 @@ struct NamedConfig {
   void (*launch)(const GemmArgs&, const LaunchContext&, int group, int slices);
 };
 
-// Names: block tile MxNxK, stages, warp tile, thread tile. Template arguments: BM, BN, BK,
-// WM, WN, TM, TN, stages, blocks per SM the registers must allow.
+// Names: block tile MxNxK, stages, warp tile, thread tile, _zz for the serpentine FMA order.
+// Template arguments: BM, BN, BK, WM, WN, TM, TN, stages, blocks per SM the registers must
+// allow, serpentine.
 constexpr std::array kConfigs{
     NamedConfig{"128x128x8_s2_w32x64_t8x8", launch_config<TileConfig<128, 128, 8, 32, 64, 8, 8, 2, 2>>},
     NamedConfig{"128x128x8_s3_w32x64_t8x8", launch_config<TileConfig<128, 128, 8, 32, 64, 8, 8, 3, 2>>},
     NamedConfig{"128x128x8_s4_w32x64_t8x8", launch_config<TileConfig<128, 128, 8, 32, 64, 8, 8, 4, 2>>},
     NamedConfig{"128x256x8_s3_w32x128_t8x16", launch_config<TileConfig<128, 256, 8, 32, 128, 8, 16, 3, 1>>},
+    NamedConfig{"128x256x8_s3_w32x128_t8x16_zz", launch_config<TileConfig<128, 256, 8, 32, 128, 8, 16, 3, 1, true>>},
+    NamedConfig{"128x128x8_s3_w32x64_t8x8_zz", launch_config<TileConfig<128, 128, 8, 32, 64, 8, 8, 3, 2, true>>},
     NamedConfig{"128x256x16_s3_w32x128_t8x16", launch_config<TileConfig<128, 256, 16, 32, 128, 8, 16, 3, 1>>},
     NamedConfig{"128x256x8_s4_w32x128_t8x16", launch_config<TileConfig<128, 256, 8, 32, 128, 8, 16, 4, 1>>},
     NamedConfig{"128x256x8_s3_w32x64_t8x8", launch_config<TileConfig<128, 256, 8, 32, 64, 8, 8, 3, 1>>},

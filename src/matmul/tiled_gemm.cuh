@@ -25,11 +25,15 @@
 
 namespace smemlab::matmul::detail {
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int Stages, int MinBlocks>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int Stages, int MinBlocks,
+          bool Serpentine = false>
 struct TileConfig {
   static constexpr int kBM = BM, kBN = BN, kBK = BK, kWM = WM, kWN = WN, kTM = TM, kTN = TN;
   static constexpr int kStages = Stages;
   static constexpr int kMinBlocks = MinBlocks;  // per SM, for __launch_bounds__
+  // FMA order in an outer product: row by row, odd rows backwards, so that consecutive FMAs
+  // share an operand at every row change too (the operand reuse cache) instead of none.
+  static constexpr bool kSerpentine = Serpentine;
   static constexpr int kThreads = 32 * (BM / WM) * (BN / WN);
   static constexpr int kLaneRows = WM / TM;  // lanes of a warp down its tile
   static constexpr int kLaneCols = WN / TN;  // and across
@@ -40,6 +44,9 @@ struct TileConfig {
   // pointers would spill, so those configurations recompute addresses instead.
   static constexpr int kRegisterBudget = 65536 / (kThreads * MinBlocks) < 255 ? 65536 / (kThreads * MinBlocks) : 255;
   static constexpr bool kInteriorPointers = kRegisterBudget > 128;
+  // Likewise, reading the next K-step's first fragments across the barrier (see main_loop)
+  // keeps two steps' fragments live: only above 128 registers.
+  static constexpr bool kFragmentsAcrossSteps = kRegisterBudget > 128;
   static_assert(BM % WM == 0 && BN % WN == 0 && WM % TM == 0 && WN % TN == 0);
   static_assert(kLaneRows * kLaneCols == 32, "a warp tile is 32 thread tiles");
   static_assert(TM % 4 == 0 && TN % 4 == 0, "thread tiles are made of 4x4 pieces");
@@ -199,8 +206,10 @@ __device__ __forceinline__ void outer_product(float (&acc)[Cfg::kTM][Cfg::kTN],
 #pragma unroll
   for (int i = 0; i < Cfg::kTM; ++i)
 #pragma unroll
-    for (int j = 0; j < Cfg::kTN; ++j)
+    for (int jj = 0; jj < Cfg::kTN; ++jj) {
+      const int j = Cfg::kSerpentine && i % 2 == 1 ? Cfg::kTN - 1 - jj : jj;
       acc[i][j] = fmaf(lane_of(f.a[i / 4], i % 4), lane_of(f.b[j / 4], j % 4), acc[i][j]);
+    }
 }
 
 // All K-steps of one stage: BK outer products, fragments for k + 1 read during k's FMAs.
@@ -286,7 +295,7 @@ __device__ __forceinline__ void main_loop(const GemmArgs& g, const TileOrigin& t
       multiply_stage<Cfg>(acc, smem + a_frag, smem + Cfg::kBK * Cfg::kARow + b_frag);
       __syncthreads();
     }
-  } else {
+  } else if constexpr (!Cfg::kFragmentsAcrossSteps) {
 #pragma unroll
     for (int s = 0; s < Cfg::kStages - 1; ++s) {
       if (s < steps) copy(s, s);
@@ -303,6 +312,45 @@ __device__ __forceinline__ void main_loop(const GemmArgs& g, const TileOrigin& t
       multiply_stage<Cfg>(acc, a_stage + a_frag, a_stage + Cfg::kBK * Cfg::kARow + b_frag);
       read_stage = read_stage + 1 == Cfg::kStages ? 0 : read_stage + 1;
       write_stage = write_stage + 1 == Cfg::kStages ? 0 : write_stage + 1;
+    }
+  } else {
+    // Fragments across steps. Every stage holds a K-step in flight; the stage a step was read from is refilled (with
+    // the step Stages later) as soon as every thread has read its last fragments from it.
+    // That moment comes before the step's last FMAs, so the barrier also sits there, and the
+    // next step's first fragments are read during those FMAs: no shared-memory latency is
+    // exposed at step boundaries.
+#pragma unroll
+    for (int s = 0; s < Cfg::kStages; ++s) {
+      if (s < steps) copy(s, s);
+      cp_async_commit();  // empty groups keep the count of pending groups uniform
+    }
+    cp_async_wait<Cfg::kStages - 1>();
+    __syncthreads();
+    Fragments<Cfg> f[2];
+    read_fragments<Cfg>(f[0], smem + a_frag, smem + Cfg::kBK * Cfg::kARow + b_frag);
+    int stage = 0;
+    for (int step = 0; step < steps; ++step) {
+      const float* a_stage = smem + stage * Cfg::kStageFloats;
+      const float* b_stage = a_stage + Cfg::kBK * Cfg::kARow;
+#pragma unroll
+      for (int kk = 0; kk < Cfg::kBK - 1; ++kk) {
+        read_fragments<Cfg>(f[(kk + 1) % 2], a_stage + a_frag + (kk + 1) * Cfg::kARow,
+                            b_stage + b_frag + (kk + 1) * Cfg::kBN);
+        outer_product<Cfg>(acc, f[kk % 2]);
+      }
+      // This thread has read all of `stage`. Once all have (the barrier), it takes the step
+      // Stages ahead; the copies of step + 1 have landed by then (all but Stages - 2 of the
+      // groups committed so far are complete).
+      cp_async_wait<Cfg::kStages - 2>();
+      __syncthreads();
+      if (step + Cfg::kStages < steps) copy(step + Cfg::kStages, stage);
+      cp_async_commit();
+      stage = stage + 1 == Cfg::kStages ? 0 : stage + 1;
+      if (step + 1 < steps) {
+        const float* next = smem + stage * Cfg::kStageFloats;
+        read_fragments<Cfg>(f[Cfg::kBK % 2], next + a_frag, next + Cfg::kBK * Cfg::kARow + b_frag);
+      }
+      outer_product<Cfg>(acc, f[(Cfg::kBK - 1) % 2]);
     }
   }
 }
