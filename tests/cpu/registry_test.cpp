@@ -50,7 +50,8 @@ TEST(Registry, TheTileSweepOffersEveryConfigurationOfTheAutotunedVariant) {
   const auto variants = tiles.variants();
   EXPECT_TRUE(variants.front().reference);
   for (const auto config : matmul::tile_configs()) {
-    const auto named = [&](const VariantInfo& v) { return v.name.starts_with(config); };
+    const std::string prefix = std::string(config) + "/";
+    const auto named = [&](const VariantInfo& v) { return v.name.starts_with(prefix); };
     EXPECT_EQ(std::count_if(variants.begin(), variants.end(), named), 12) << config;
   }
 }
