@@ -270,11 +270,12 @@ __device__ __forceinline__ void main_loop(const GemmArgs& g, const TileOrigin& t
   using Interior = std::conditional_t<Cfg::kInteriorPointers && !CheckMN, InteriorCopy<Cfg, VectorB>,
                                       NoInteriorCopy>;
   [[maybe_unused]] Interior interior(g, t.row0, t.col0, k_begin);
+  const int full_steps = (k_end - k_begin) / Cfg::kBK;  // steps that need no K check
   const auto copy = [&](int step, int stage) {
     const int k0 = k_begin + step * Cfg::kBK;
     float* a_stage = smem + stage * Cfg::kStageFloats;
     float* b_stage = a_stage + Cfg::kBK * Cfg::kARow;
-    if (k0 + Cfg::kBK <= k_end) {
+    if (step < full_steps) {
       if constexpr (CheckMN || !Cfg::kInteriorPointers) {
         copy_k_step<Cfg, VectorB, CheckMN, false>(g, t.row0, t.col0, k0, k_end, a_stage, b_stage);
       } else {
