@@ -36,7 +36,6 @@ constexpr std::array kConfigs{
     NamedConfig{"128x256x8_s3_w32x128_t8x16", launch_config<TileConfig<128, 256, 8, 32, 128, 8, 16, 3, 1>>},
     NamedConfig{"128x256x8_s3_w32x128_t8x16_zz", launch_config<TileConfig<128, 256, 8, 32, 128, 8, 16, 3, 1, true>>},
     NamedConfig{"128x128x8_s3_w32x64_t8x8_zz", launch_config<TileConfig<128, 128, 8, 32, 64, 8, 8, 3, 2, true>>},
-    NamedConfig{"128x256x16_s3_w32x128_t8x16", launch_config<TileConfig<128, 256, 16, 32, 128, 8, 16, 3, 1>>},
     NamedConfig{"128x256x8_s4_w32x128_t8x16", launch_config<TileConfig<128, 256, 8, 32, 128, 8, 16, 4, 1>>},
     NamedConfig{"128x256x8_s3_w32x64_t8x8", launch_config<TileConfig<128, 256, 8, 32, 64, 8, 8, 3, 1>>},
     NamedConfig{"256x128x8_s3_w64x64_t16x8", launch_config<TileConfig<256, 128, 8, 64, 64, 16, 8, 3, 1>>},

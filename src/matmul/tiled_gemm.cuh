@@ -227,6 +227,21 @@ __device__ __forceinline__ void multiply_stage(float (&acc)[Cfg::kTM][Cfg::kTN],
   }
 }
 
+// Where this thread's first fragment lies: its warp's tile, then its lane's 4 rows (columns).
+template <class Cfg>
+__device__ __forceinline__ int fragment_row() {
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  return warp / (Cfg::kBN / Cfg::kWN) * Cfg::kWM + lane / Cfg::kLaneCols * 4;
+}
+
+template <class Cfg>
+__device__ __forceinline__ int fragment_col() {
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  return warp % (Cfg::kBN / Cfg::kWN) * Cfg::kWN + lane % Cfg::kLaneCols * 4;
+}
+
 struct TileOrigin {
   int row0, col0;
   bool edge;
@@ -251,16 +266,14 @@ __device__ __forceinline__ TileOrigin tile_origin(const GemmArgs& g, int bm, int
   return {row0, col0, row0 + bm > g.m || col0 + bn > g.n};
 }
 
+// Stages = 1, and the pipeline of configurations held to 128 registers: one barrier per step
+// at its start; a partial K-step comes last.
 template <class Cfg, bool VectorB, bool CheckMN>
-__device__ __forceinline__ void main_loop(const GemmArgs& g, const TileOrigin& t, int k_begin,
-                                          int k_end, float* smem,
-                                          float (&acc)[Cfg::kTM][Cfg::kTN]) {
-  const int warp = static_cast<int>(threadIdx.x) / 32;
-  const int lane = static_cast<int>(threadIdx.x) % 32;
-  const int warp_row = warp / (Cfg::kBN / Cfg::kWN) * Cfg::kWM;
-  const int warp_col = warp % (Cfg::kBN / Cfg::kWN) * Cfg::kWN;
-  const int a_frag = warp_row + lane / Cfg::kLaneCols * 4;  // offset in a row of the A tile
-  const int b_frag = warp_col + lane % Cfg::kLaneCols * 4;
+__device__ __forceinline__ void main_loop_at_step_start(const GemmArgs& g, const TileOrigin& t,
+                                                        int k_begin, int k_end, float* smem,
+                                                        float (&acc)[Cfg::kTM][Cfg::kTN]) {
+  const int a_frag = fragment_row<Cfg>();  // offsets in a row of the A and B tiles
+  const int b_frag = fragment_col<Cfg>();
   const int steps = (k_end - k_begin + Cfg::kBK - 1) / Cfg::kBK;
 
   // Copies are issued in step order, so the interior path's pointers advance once per copy.
@@ -296,7 +309,7 @@ __device__ __forceinline__ void main_loop(const GemmArgs& g, const TileOrigin& t
       multiply_stage<Cfg>(acc, smem + a_frag, smem + Cfg::kBK * Cfg::kARow + b_frag);
       __syncthreads();
     }
-  } else if constexpr (!Cfg::kFragmentsAcrossSteps) {
+  } else {
 #pragma unroll
     for (int s = 0; s < Cfg::kStages - 1; ++s) {
       if (s < steps) copy(s, s);
@@ -314,12 +327,58 @@ __device__ __forceinline__ void main_loop(const GemmArgs& g, const TileOrigin& t
       read_stage = read_stage + 1 == Cfg::kStages ? 0 : read_stage + 1;
       write_stage = write_stage + 1 == Cfg::kStages ? 0 : write_stage + 1;
     }
-  } else {
-    // Fragments across steps. Every stage holds a K-step in flight; the stage a step was read from is refilled (with
-    // the step Stages later) as soon as every thread has read its last fragments from it.
-    // That moment comes before the step's last FMAs, so the barrier also sits there, and the
-    // next step's first fragments are read during those FMAs: no shared-memory latency is
-    // exposed at step boundaries.
+  }
+}
+
+// Configurations with more than 128 registers: the barrier sits before each step's last
+// FMAs (see below), and a partial K-step comes first.
+template <class Cfg, bool VectorB, bool CheckMN>
+__device__ __forceinline__ void main_loop_across_steps(const GemmArgs& g, const TileOrigin& t,
+                                                       int k_begin, int k_end, float* smem,
+                                                       float (&acc)[Cfg::kTM][Cfg::kTN]) {
+  const int a_frag = fragment_row<Cfg>();  // offsets in a row of the A and B tiles
+  const int b_frag = fragment_col<Cfg>();
+  // A partial K-step, if any, comes first (the order of the sums does not matter), so that
+  // every copy issued inside the loops is of a full step and needs no K check.
+  const int rem = (k_end - k_begin) % Cfg::kBK;
+  const int tail = rem > 0 ? 1 : 0;
+  const int k_full = k_begin + rem;  // where the full steps begin
+  const int steps = tail + (k_end - k_full) / Cfg::kBK;
+
+  // Full steps are copied in step order, so the interior path's pointers advance once per copy.
+  struct NoInteriorCopy {
+    __device__ NoInteriorCopy(const GemmArgs&, int, int, int) {}
+  };
+  using Interior = std::conditional_t<Cfg::kInteriorPointers && !CheckMN, InteriorCopy<Cfg, VectorB>,
+                                      NoInteriorCopy>;
+  [[maybe_unused]] Interior interior(g, t.row0, t.col0, k_full);
+  const auto copy_full = [&](int step, int stage) {  // step >= tail
+    float* a_stage = smem + stage * Cfg::kStageFloats;
+    float* b_stage = a_stage + Cfg::kBK * Cfg::kARow;
+    if constexpr (CheckMN || !Cfg::kInteriorPointers) {
+      copy_k_step<Cfg, VectorB, CheckMN, false>(g, t.row0, t.col0, k_full + (step - tail) * Cfg::kBK,
+                                                k_end, a_stage, b_stage);
+    } else {
+      interior.copy(g, a_stage, b_stage);
+      interior.advance(g);
+    }
+  };
+  const auto copy = [&](int step, int stage) {
+    if (step < tail) {
+      float* a_stage = smem + stage * Cfg::kStageFloats;
+      copy_k_step<Cfg, VectorB, CheckMN, true>(g, t.row0, t.col0, k_begin, k_full, a_stage,
+                                               a_stage + Cfg::kBK * Cfg::kARow);
+    } else {
+      copy_full(step, stage);
+    }
+  };
+
+  // Every stage holds a K-step in flight; the stage a step was read from is refilled (with
+  // the step Stages later) as soon as every thread has read its last fragments from it. That
+  // moment comes before the step's last FMAs, so the barrier sits there, and the next step's
+  // first fragments are read during those FMAs: no shared-memory latency is exposed at step
+  // boundaries.
+  {
 #pragma unroll
     for (int s = 0; s < Cfg::kStages; ++s) {
       if (s < steps) copy(s, s);
@@ -330,7 +389,10 @@ __device__ __forceinline__ void main_loop(const GemmArgs& g, const TileOrigin& t
     Fragments<Cfg> f[2];
     read_fragments<Cfg>(f[0], smem + a_frag, smem + Cfg::kBK * Cfg::kARow + b_frag);
     int stage = 0;
-    for (int step = 0; step < steps; ++step) {
+    // One K-step. Refill: the step Stages ahead exists, so this step copies it, and the next
+    // step certainly exists. The loop that refills has no branch inside, so the compiler can
+    // spread the copy instructions among the FMAs.
+    const auto multiply_step = [&](int step, auto refill) {
       const float* a_stage = smem + stage * Cfg::kStageFloats;
       const float* b_stage = a_stage + Cfg::kBK * Cfg::kARow;
 #pragma unroll
@@ -344,15 +406,29 @@ __device__ __forceinline__ void main_loop(const GemmArgs& g, const TileOrigin& t
       // groups committed so far are complete).
       cp_async_wait<Cfg::kStages - 2>();
       __syncthreads();
-      if (step + Cfg::kStages < steps) copy(step + Cfg::kStages, stage);
+      if constexpr (decltype(refill)::value) copy_full(step + Cfg::kStages, stage);
       cp_async_commit();
       stage = stage + 1 == Cfg::kStages ? 0 : stage + 1;
-      if (step + 1 < steps) {
+      if (decltype(refill)::value || step + 1 < steps) {
         const float* next = smem + stage * Cfg::kStageFloats;
         read_fragments<Cfg>(f[Cfg::kBK % 2], next + a_frag, next + Cfg::kBK * Cfg::kARow + b_frag);
       }
       outer_product<Cfg>(acc, f[(Cfg::kBK - 1) % 2]);
-    }
+    };
+    int step = 0;
+    for (; step + Cfg::kStages < steps; ++step) multiply_step(step, std::true_type{});
+    for (; step < steps; ++step) multiply_step(step, std::false_type{});
+  }
+}
+
+template <class Cfg, bool VectorB, bool CheckMN>
+__device__ __forceinline__ void main_loop(const GemmArgs& g, const TileOrigin& t, int k_begin,
+                                          int k_end, float* smem,
+                                          float (&acc)[Cfg::kTM][Cfg::kTN]) {
+  if constexpr (Cfg::kStages > 1 && Cfg::kFragmentsAcrossSteps) {
+    main_loop_across_steps<Cfg, VectorB, CheckMN>(g, t, k_begin, k_end, smem, acc);
+  } else {
+    main_loop_at_step_start<Cfg, VectorB, CheckMN>(g, t, k_begin, k_end, smem, acc);
   }
 }
 
@@ -378,10 +454,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
     out.ldc = g.n;
     out.beta = 0.0F;
   }
-  const int warp = static_cast<int>(threadIdx.x) / 32;
-  const int lane = static_cast<int>(threadIdx.x) % 32;
-  const int row = t.row0 + warp / (Cfg::kBN / Cfg::kWN) * Cfg::kWM + lane / Cfg::kLaneCols * 4;
-  const int col = t.col0 + warp % (Cfg::kBN / Cfg::kWN) * Cfg::kWN + lane % Cfg::kLaneCols * 4;
+  const int row = t.row0 + fragment_row<Cfg>();
+  const int col = t.col0 + fragment_col<Cfg>();
   const auto store_all = [&](auto checked, auto vector) {
 #pragma unroll
     for (int i = 0; i < Cfg::kTM; ++i)
