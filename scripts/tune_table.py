@@ -2,7 +2,8 @@
 """Picks the autotuned matmul variant's table from a matmul-tiles sweep.
 
 For each shape class (the rule of matmul::classify: small when C has fewer 128x128 tiles than
-the device has SMs, else tall for M >= 4N, wide for N >= 4M, square otherwise), the verified
+the device has SMs, else unaligned when B's rows are not 16-byte aligned, tall for M >= 4N,
+wide for N >= 4M, square otherwise), the verified
 candidate with the best geometric mean of vs_reference (cuBLAS time / candidate time, same
 run) over the class's sizes. Writes the choices as JSON and prints them as the C++ table rows
 of src/matmul/tuning_table.cpp.
@@ -18,6 +19,8 @@ def shape_class(m, n, sms):
     tiles = ((m + 127) // 128) * ((n + 127) // 128)
     if tiles < sms:
         return "small"
+    if n % 4 != 0:  # the bench's B has ldb = n and an aligned base
+        return "unaligned"
     if m >= 4 * n:
         return "tall"
     if n >= 4 * m:
@@ -57,7 +60,7 @@ def main():
 
     cc_major, cc_minor = (int(x) for x in device["compute_capability"].split("."))
     choices = []
-    for cls in ("small", "square", "tall", "wide"):
+    for cls in ("small", "unaligned", "square", "tall", "wide"):
         if cls not in ratios:
             continue
         sizes = sorted(sizes_of[cls])

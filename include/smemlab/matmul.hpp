@@ -40,10 +40,12 @@ void gemm(const GemmVariant& variant, const GemmArgs& args, const LaunchContext&
 // The autotuned variant (src/matmul/12_autotuned.cu) picks one of several compiled tile
 // configurations per shape, from a table written from a tuning sweep on the device
 // (scripts/tune-matmul.sh). These are its parts, for the sweep and for tests.
-enum class ShapeClass { small, square, tall, wide };
+enum class ShapeClass { small, unaligned, square, tall, wide };
 [[nodiscard]] std::string_view shape_class_name(ShapeClass shape);
-// small: fewer 128x128 tiles of C than SMs; tall: M >= 4N; wide: N >= 4M; else square.
-[[nodiscard]] ShapeClass classify(int m, int n, int sms);
+// In this order: small: fewer 128x128 tiles of C than SMs; unaligned: B's rows cannot be
+// copied 16 bytes at a time (4-byte copies change which tiles pay); tall: M >= 4N; wide:
+// N >= 4M; else square.
+[[nodiscard]] ShapeClass classify(int m, int n, int sms, bool b_rows_aligned);
 
 struct TileChoice {
   std::string_view config;  // a name from tile_configs()
@@ -60,7 +62,7 @@ struct TuningEntry {
 [[nodiscard]] std::span<const TuningEntry> tuning_table();
 // The table's choice for this shape on the current device; devices the table does not name
 // take the entries of its first device.
-[[nodiscard]] TileChoice choose_tiles(int m, int n, int k);
+[[nodiscard]] TileChoice choose_tiles(const GemmArgs& args);
 // Validates the arguments and the choice (UsageError for an unknown configuration), then
 // launches. Split-K uses fewer slices than asked where K is short: each keeps >= 256 of K.
 void gemm_tiles(const TileChoice& choice, const GemmArgs& args, const LaunchContext& ctx);

@@ -69,6 +69,7 @@ constexpr int kMinSliceK = 256;
 std::string_view shape_class_name(ShapeClass shape) {
   switch (shape) {
     case ShapeClass::small: return "small";
+    case ShapeClass::unaligned: return "unaligned";
     case ShapeClass::square: return "square";
     case ShapeClass::tall: return "tall";
     case ShapeClass::wide: return "wide";
@@ -76,9 +77,10 @@ std::string_view shape_class_name(ShapeClass shape) {
   return "?";
 }
 
-ShapeClass classify(int m, int n, int sms) {
+ShapeClass classify(int m, int n, int sms, bool b_rows_aligned) {
   const long long tiles = static_cast<long long>((m + 127) / 128) * ((n + 127) / 128);
   if (tiles < sms) return ShapeClass::small;
+  if (!b_rows_aligned) return ShapeClass::unaligned;
   if (m >= 4LL * n) return ShapeClass::tall;
   if (n >= 4LL * m) return ShapeClass::wide;
   return ShapeClass::square;
@@ -86,7 +88,7 @@ ShapeClass classify(int m, int n, int sms) {
 
 std::span<const std::string_view> tile_configs() { return kConfigNames; }
 
-TileChoice choose_tiles(int m, int n, int /*k*/) {
+TileChoice choose_tiles(const GemmArgs& args) {
   int device = 0;
   int major = 0;
   int minor = 0;
@@ -94,7 +96,8 @@ TileChoice choose_tiles(int m, int n, int /*k*/) {
   SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
   SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
   const int sms = smemlab::detail::sm_count();
-  const ShapeClass shape = classify(m, n, sms);
+  const ShapeClass shape =
+      classify(args.m, args.n, sms, detail::rows_are_16b_aligned(args.b, args.ldb));
   const auto table = tuning_table();
   const bool known = std::any_of(table.begin(), table.end(), [&](const TuningEntry& e) {
     return e.cc_major == major && e.cc_minor == minor && e.sms == sms;
@@ -129,7 +132,7 @@ GemmVariant autotuned_variant() {
                         "when C has fewer tiles than SMs",
            .smem = SmemKind::dynamic_alloc},
           [](const GemmArgs& g, const LaunchContext& ctx) {
-            gemm_tiles(choose_tiles(g.m, g.n, g.k), g, ctx);
+            gemm_tiles(choose_tiles(g), g, ctx);
           }};
 }
 

@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 #include <map>
 #include <regex>
@@ -65,7 +69,8 @@ TEST(Registry, TheTuningTableNamesCompiledConfigurationsForEveryShapeClass) {
         << e.choice.config;
     EXPECT_GE(e.choice.slices, 1);
   }
-  for (const auto shape : {matmul::ShapeClass::small, matmul::ShapeClass::square,
+  for (const auto shape : {matmul::ShapeClass::small, matmul::ShapeClass::unaligned,
+                           matmul::ShapeClass::square,
                            matmul::ShapeClass::tall, matmul::ShapeClass::wide}) {
     const auto& d = table.front();
     EXPECT_EQ(std::count_if(table.begin(), table.end(),
@@ -78,13 +83,36 @@ TEST(Registry, TheTuningTableNamesCompiledConfigurationsForEveryShapeClass) {
   }
 }
 
+// The table in src/matmul/tuning_table.cpp is the sweep's output, not numbers typed in.
+TEST(Registry, TheTuningTableIsTheCommittedSweepsChoice) {
+  std::ifstream in(std::string(SMEMLAB_DOCS_DATA_DIR) + "/matmul-tuning-h200.json");
+  ASSERT_TRUE(in) << "missing matmul-tuning-h200.json";
+  const auto sweep = nlohmann::json::parse(in);
+  const auto& device = sweep.at("device");
+  std::vector<std::string> from_sweep;
+  for (const auto& c : sweep.at("choices"))
+    from_sweep.push_back(fmt::format("{}.{} {} {} {} g{} k{}", device.at("cc_major").get<int>(),
+                                     device.at("cc_minor").get<int>(), device.at("sms").get<int>(),
+                                     c.at("shape").get<std::string>(), c.at("config").get<std::string>(),
+                                     c.at("group").get<int>(), c.at("slices").get<int>()));
+  std::vector<std::string> from_table;
+  for (const auto& e : matmul::tuning_table())
+    from_table.push_back(fmt::format("{}.{} {} {} {} g{} k{}", e.cc_major, e.cc_minor, e.sms,
+                                     matmul::shape_class_name(e.shape), e.choice.config,
+                                     e.choice.group, e.choice.slices));
+  EXPECT_EQ(from_table, from_sweep);
+  EXPECT_TRUE(sweep.at("unverified").empty());
+}
+
 TEST(Registry, ShapesAreClassifiedByTilesPerSmAndAspect) {
-  EXPECT_EQ(matmul::classify(1024, 1024, 132), matmul::ShapeClass::small);  // 64 tiles
-  EXPECT_EQ(matmul::classify(2048, 2048, 132), matmul::ShapeClass::square);
-  EXPECT_EQ(matmul::classify(4097, 4097, 132), matmul::ShapeClass::square);
-  EXPECT_EQ(matmul::classify(8192, 1024, 132), matmul::ShapeClass::tall);
-  EXPECT_EQ(matmul::classify(1024, 8192, 132), matmul::ShapeClass::wide);
-  EXPECT_EQ(matmul::classify(1, 1, 132), matmul::ShapeClass::small);
+  EXPECT_EQ(matmul::classify(1024, 1024, 132, true), matmul::ShapeClass::small);  // 64 tiles
+  EXPECT_EQ(matmul::classify(1025, 1025, 132, false), matmul::ShapeClass::small);
+  EXPECT_EQ(matmul::classify(2048, 2048, 132, true), matmul::ShapeClass::square);
+  EXPECT_EQ(matmul::classify(4097, 4097, 132, false), matmul::ShapeClass::unaligned);
+  EXPECT_EQ(matmul::classify(8192, 1024, 132, true), matmul::ShapeClass::tall);
+  EXPECT_EQ(matmul::classify(1024, 8192, 132, true), matmul::ShapeClass::wide);
+  EXPECT_EQ(matmul::classify(1024, 8191, 132, false), matmul::ShapeClass::unaligned);
+  EXPECT_EQ(matmul::classify(1, 1, 132, false), matmul::ShapeClass::small);
 }
 
 TEST(Registry, FamiliesAreListedInOrder) {
