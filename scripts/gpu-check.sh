@@ -50,8 +50,11 @@ sanitize() {  # tool, then bench arguments
     echo "$tool $*: FAILED" | note
   fi
 }
+# Every tile configuration of the autotuned variant, aligned and not, with split-K.
+tiles=$("$smemlab" list --family matmul-tiles | awk '$1 ~ /\/g8\/k3$/ {print $1}' | paste -sd, -)
 for tool in memcheck racecheck synccheck; do
-  sanitize "$tool" --family matmul --size 33x31x65,7x13x5
+  sanitize "$tool" --family matmul --size 33x31x65,7x13x5,260x388x100
+  sanitize "$tool" --family matmul-tiles --variant "$tiles" --size 131x67x1025,260x388x1000
   sanitize "$tool" --family reduction --type float,double --size 33,100003
   sanitize "$tool" --family transpose --type float,double --size 33x31,97x130
 done

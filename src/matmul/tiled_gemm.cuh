@@ -228,18 +228,33 @@ __device__ __forceinline__ void multiply_stage(float (&acc)[Cfg::kTM][Cfg::kTN],
 }
 
 // Where this thread's first fragment lies: its warp's tile, then its lane's 4 rows (columns).
+// Lanes are numbered so that each quarter-warp (8 lanes, which the hardware serves together
+// for 16-byte accesses) covers at most 4 lane rows and 4 lane columns: with 4 x 8 lanes, lane
+// rows vary fastest (4 rows x 2 columns per quarter), which makes both fragment reads 2
+// wavefronts (`smemlab banks 'tx%4' --width 16` and `'(tx/4)%8'`); row-major numbering would
+// put 8 distinct B addresses in each quarter: 4 wavefronts.
+template <class Cfg>
+__device__ __forceinline__ int lane_row(int lane) {
+  return Cfg::kLaneRows <= 4 ? lane % Cfg::kLaneRows : lane / Cfg::kLaneCols;
+}
+
+template <class Cfg>
+__device__ __forceinline__ int lane_col(int lane) {
+  return Cfg::kLaneRows <= 4 ? lane / Cfg::kLaneRows : lane % Cfg::kLaneCols;
+}
+
 template <class Cfg>
 __device__ __forceinline__ int fragment_row() {
   const int warp = static_cast<int>(threadIdx.x) / 32;
   const int lane = static_cast<int>(threadIdx.x) % 32;
-  return warp / (Cfg::kBN / Cfg::kWN) * Cfg::kWM + lane / Cfg::kLaneCols * 4;
+  return warp / (Cfg::kBN / Cfg::kWN) * Cfg::kWM + lane_row<Cfg>(lane) * 4;
 }
 
 template <class Cfg>
 __device__ __forceinline__ int fragment_col() {
   const int warp = static_cast<int>(threadIdx.x) / 32;
   const int lane = static_cast<int>(threadIdx.x) % 32;
-  return warp % (Cfg::kBN / Cfg::kWN) * Cfg::kWN + lane % Cfg::kLaneCols * 4;
+  return warp % (Cfg::kBN / Cfg::kWN) * Cfg::kWN + lane_col<Cfg>(lane) * 4;
 }
 
 struct TileOrigin {
