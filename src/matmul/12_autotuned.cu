@@ -26,7 +26,8 @@ struct NamedConfig {
   void (*launch)(const GemmArgs&, const LaunchContext&, int group, int slices);
 };
 
-// Names: block tile MxNxK, stages, warp tile, thread tile, _zz for the serpentine FMA order.
+// Names: block tile MxNxK, stages, warp tile, thread tile, _zz for the serpentine FMA order,
+// _b1 where the registers are sized for one block per SM instead of two.
 // Template arguments: BM, BN, BK, WM, WN, TM, TN, stages, blocks per SM the registers must
 // allow, serpentine.
 constexpr std::array kConfigs{
@@ -39,6 +40,9 @@ constexpr std::array kConfigs{
     NamedConfig{"256x128x8_s3_w64x64_t16x8_zz", launch_config<TileConfig<256, 128, 8, 64, 64, 16, 8, 3, 1, true>>},
     NamedConfig{"64x128x8_s3_w32x64_t8x8_zz", launch_config<TileConfig<64, 128, 8, 32, 64, 8, 8, 3, 3, true>>},
     NamedConfig{"128x64x8_s3_w32x64_t8x8_zz", launch_config<TileConfig<128, 64, 8, 32, 64, 8, 8, 3, 2, true>>},
+    NamedConfig{"128x128x8_s3_w32x64_t8x8_zz_b1", launch_config<TileConfig<128, 128, 8, 32, 64, 8, 8, 3, 1, true>>},
+    NamedConfig{"128x128x8_s4_w32x64_t8x8_zz_b1", launch_config<TileConfig<128, 128, 8, 32, 64, 8, 8, 4, 1, true>>},
+    NamedConfig{"64x128x8_s4_w32x64_t8x8_zz", launch_config<TileConfig<64, 128, 8, 32, 64, 8, 8, 4, 3, true>>},
     NamedConfig{"128x128x8_s3_w32x64_t8x8_zz", launch_config<TileConfig<128, 128, 8, 32, 64, 8, 8, 3, 2, true>>},
     NamedConfig{"128x256x8_s4_w32x128_t8x16", launch_config<TileConfig<128, 256, 8, 32, 128, 8, 16, 4, 1>>},
     NamedConfig{"128x256x8_s3_w32x64_t8x8", launch_config<TileConfig<128, 256, 8, 32, 64, 8, 8, 3, 1>>},
