@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <stdexcept>
+#include <string>
 
 #include "smemlab/error.hpp"
 
@@ -24,6 +26,13 @@ inline int sm_count() {
     slot.store(sms, std::memory_order_relaxed);
   }
   return sms;
+}
+
+// A 1D grid of `blocks` blocks, which gridDim.x limits to 2^31 - 1; beyond that, an
+// invalid_argument saying `too_many` (the caller's words for what was too large).
+inline unsigned grid_1d(unsigned long long blocks, const char* too_many) {
+  if (blocks > 0x7FFFFFFFULL) throw std::invalid_argument(too_many);
+  return static_cast<unsigned>(blocks);
 }
 
 // Blocks of `threads` threads of `kernel` resident at once on the whole device. Registers and

@@ -4,9 +4,9 @@
 // wholly inside the matrices, so the interior pays nothing for edge handling.
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
 #include <type_traits>
 
+#include "core/occupancy.hpp"
 #include "smemlab/matmul.hpp"
 
 namespace smemlab::matmul::detail {
@@ -97,8 +97,7 @@ __device__ __forceinline__ BlockTile block_tile(const GemmArgs& g, int tile_rows
 inline unsigned grid_for(const GemmArgs& g, int tile_rows, int tile_cols) {
   const long long tiles = static_cast<long long>((g.m + tile_rows - 1) / tile_rows) *
                           ((g.n + tile_cols - 1) / tile_cols);
-  if (tiles > 0x7FFFFFFFLL) throw std::invalid_argument("gemm: C has more tiles than a grid holds");
-  return static_cast<unsigned>(tiles);
+  return smemlab::detail::grid_1d(tiles, "gemm: C has more tiles than a grid holds");
 }
 
 // Walks K in steps of `depth`, calling step(checked, k0) with checked a std::bool_constant:

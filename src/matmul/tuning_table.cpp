@@ -13,9 +13,9 @@ std::span<const TuningEntry> tuning_table() {
   static constexpr std::array table{
       TuningEntry{9, 0, 132, ShapeClass::small, {"64x128x8_s3_w32x64_t8x8", 0, 1}},
       TuningEntry{9, 0, 132, ShapeClass::unaligned, {"64x128x8_s3_w32x64_t8x8_zz", 0, 1}},
-      TuningEntry{9, 0, 132, ShapeClass::square, {"128x256x8_s3_w32x128_t8x16_zz", 8, 1}},
-      TuningEntry{9, 0, 132, ShapeClass::tall, {"128x256x8_s3_w32x128_t8x16_zz", 0, 1}},
-      TuningEntry{9, 0, 132, ShapeClass::wide, {"128x256x8_s3_w32x128_t8x16_zz", 8, 1}},
+      TuningEntry{9, 0, 132, ShapeClass::square, {"128x256x8_s3_w32x128_t8x16_zz", 0, 1}},
+      TuningEntry{9, 0, 132, ShapeClass::tall, {"128x256x8_s4_w32x128_t8x16_zz", 0, 1}},
+      TuningEntry{9, 0, 132, ShapeClass::wide, {"128x256x8_s3_w32x128_t8x16_zz", 0, 1}},
   };
   return table;
 }

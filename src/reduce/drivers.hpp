@@ -4,7 +4,6 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
-#include <stdexcept>
 #include <vector>
 
 #include "smemlab/error.hpp"
@@ -20,8 +19,7 @@ using PassFn = void (*)(const T* in, std::size_t n, T* partials, unsigned blocks
 inline std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
 inline unsigned grid_size(std::size_t blocks) {
-  if (blocks > 0x7FFFFFFFU) throw std::invalid_argument("reduce: n too large for one grid");
-  return static_cast<unsigned>(blocks);
+  return smemlab::detail::grid_1d(blocks, "reduce: n too large for one grid");
 }
 
 template <class T>

@@ -2,8 +2,8 @@
 // Shared by the transpose kernels: square tiles of 32 numbered in a 1D grid (no 65535 limit),
 // element access that is predicated only on edge tiles, and the shared-memory tile layouts.
 #include <cstddef>
-#include <stdexcept>
 
+#include "core/occupancy.hpp"
 #include "smemlab/transpose.hpp"
 
 namespace smemlab::transpose::detail {
@@ -31,8 +31,7 @@ inline long long tile_count(const Args<T>& a, int tile_rows, int tile_cols) {
 }
 
 inline unsigned grid_of(long long blocks) {
-  if (blocks > 0x7FFFFFFFLL) throw std::invalid_argument("transpose: too many tiles for one grid");
-  return static_cast<unsigned>(blocks);
+  return smemlab::detail::grid_1d(blocks, "transpose: too many tiles for one grid");
 }
 
 // Reads element (r, c) of a rows x cols matrix; on edge tiles (Checked) positions outside it read
