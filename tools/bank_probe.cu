@@ -65,6 +65,15 @@ std::vector<Pattern> catalogue() {
   c.push_back({"u128_broadcast", "ld", "0", warp, 16, false});
   c.push_back({"u128_quarters_same", "ld", "tx%8", warp, 16, false});
   c.push_back({"u128_xor1", "ld", "tx^1", warp, 16, false});
+  // the SGEMM fragment reads: a warp of 4 x 8 lanes reading 4 (A) or 8 (B) float4s, with lanes
+  // numbered row-major (A: tx/8, B: tx%8) or rows fastest (A: tx%4, B: (tx/4)%8)
+  c.push_back({"u128_sgemm_a_rows_fastest", "ld", "tx%4", warp, 16, false});
+  c.push_back({"u128_sgemm_b_rows_fastest", "ld", "(tx/4)%8", warp, 16, false});
+  c.push_back({"u128_sgemm_a_row_major", "ld", "tx/8", warp, 16, false});
+  c.push_back({"u128_lane_mod2", "ld", "tx%2", warp, 16, false});
+  c.push_back({"u128_lane_div2_mod4", "ld", "(tx/2)%4", warp, 16, false});
+  c.push_back({"u128_lane_mod16", "ld", "tx%16", warp, 16, false});
+  c.push_back({"u128_lane_div16", "ld", "tx/16", warp, 16, false});
   // the transpose tiles of seed 001 (column reads of a 32x32 tile), 4 and 8 bytes
   const Block tile{32, 32, 1};
   c.push_back({"tile_column", "ld", "tx*32+ty", tile, 4, false});
