@@ -27,6 +27,11 @@ CASES = {  # family, size: [(variant, kernel name as ncu demangles it, shortened
         ("conflict_tile16", "column_major_tile_kernel<0>"),
         ("conflict_tile16_padded", "column_major_tile_kernel<1>"),
         ("thread_tile_1d", "thread_tile_1d_kernel"),
+        ("thread_tile_2d", "thread_tile_2d_kernel"),
+        ("vectorized", "vectorized_tile_kernel<false, true>"),
+        ("conflict_free", "vectorized_tile_kernel<true, true>"),
+        ("warp_tile", "tiled_gemm_kernel<TileConfig<128, 128, 8, 32, 64, 8, 8, 1, 2, false>, true>"),
+        ("pipelined", "tiled_gemm_kernel<TileConfig<128, 128, 8, 32, 64, 8, 8, 3, 2, false>, true>"),
     ],
     ("reduction", "2^24"): [
         ("shared_static", "shared_static_kernel<float>"),

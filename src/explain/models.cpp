@@ -98,6 +98,66 @@ Model thread_tile_1d(const Shape& s) {
   return m;
 }
 
+// 06: 128x128 tile, K-step 8, 256 threads with 8x8 outputs each. Each thread stores 4 words
+// of each tile per step; the compiler reads A's rows 4 k at a time (16 LDS.128 per step: 8 rows
+// x 2) and B's 8 columns as 2 LDS.128 per k.
+Model thread_tile_2d(const Shape& s) {
+  const Dims d = dims(s);
+  Model m;
+  m.block = {256, 1, 1};
+  m.smem_bytes = 2 * 128 * 8 * 4;
+  m.blocks = ceil_div(d.m, 128) * ceil_div(d.n, 128);
+  const double steps = ceil_div(d.k, 8);
+  m.accesses.push_back(access("A tile store", "st", "tx", m.block, 4, steps * 4));
+  m.accesses.push_back(access("B tile store", "st", "tx", m.block, 4, steps * 4));
+  m.accesses.push_back(access("A row read, 4 k at once (LDS.128; 2 thread rows a warp)", "ld", "(tx/16)*16", m.block, 16, steps * 16));
+  m.accesses.push_back(access("B read, 4 columns at once (LDS.128; 16 lanes 32 bytes apart)", "ld", "(tx%16)*2", m.block, 16, steps * 16));
+  matmul_totals(m, d, d.k / 64, "K/64 words per output (128x128 tile, 8 deep)");
+  return m;
+}
+
+// 07 and 08: the same tile with A stored transposed (4 scalar stores of a float4), B stored
+// as float4, both read as float4: 2 LDS.128 for A and 2 for B per k.
+Model vectorized_tile(const Shape& s, bool conflict_free) {
+  const Dims d = dims(s);
+  Model m;
+  m.block = {256, 1, 1};
+  const int a_row = conflict_free ? 132 : 128;
+  m.smem_bytes = (8 * static_cast<std::size_t>(a_row) + 8 * 128) * 4;
+  m.blocks = ceil_div(d.m, 128) * ceil_div(d.n, 128);
+  const double steps = ceil_div(d.k, 8);
+  const std::string ar = std::to_string(a_row);
+  m.accesses.push_back(access("A store, transposed (4 scalar stores)", "st", "(tx%2)*4*" + ar + " + tx/2", m.block, 4, steps * 4));
+  m.accesses.push_back(access("B store (STS.128)", "st", "tx", m.block, 16, steps));
+  if (conflict_free) {
+    m.accesses.push_back(access("A fragment read (LDS.128, pieces 64 rows apart)", "ld", "tx/16", m.block, 16, steps * 16));
+    m.accesses.push_back(access("B fragment read (LDS.128, 16 lanes contiguous)", "ld", "tx%16", m.block, 16, steps * 16));
+  } else {
+    m.accesses.push_back(access("A fragment read (LDS.128)", "ld", "(tx/16)*2", m.block, 16, steps * 16));
+    m.accesses.push_back(access("B fragment read (LDS.128, 16 lanes 32 bytes apart)", "ld", "(tx%16)*2", m.block, 16, steps * 16));
+  }
+  matmul_totals(m, d, d.k / 64, "K/64 words per output (128x128 tile, 8 deep)");
+  return m;
+}
+
+// 09-11: 128x128x8 blocks of 8 warps (32x64 warp tiles, 4 x 8 lanes, lane rows fastest), tiles
+// written by cp.async (LDGSTS, which Nsight Compute does not count as shared stores), read as
+// 2 LDS.128 for A and 2 for B per k.
+Model warp_tiled(const Shape& s, int stages) {
+  const Dims d = dims(s);
+  Model m;
+  m.block = {256, 1, 1};
+  m.smem_bytes = static_cast<std::size_t>(stages) * (8 * 132 + 8 * 128) * 4;
+  m.dynamic_smem = true;
+  m.blocks = ceil_div(d.m, 128) * ceil_div(d.n, 128);
+  const double steps = ceil_div(d.k, 8);
+  m.accesses.push_back(access("A fragment read (LDS.128; 4 lane rows, each quarter-warp all 4)", "ld", "((tx/32)/2)*8 + tx%4", m.block, 16, steps * 16));
+  m.accesses.push_back(access("B fragment read (LDS.128; 2 lane columns a quarter-warp)", "ld", "((tx/32)%2)*16 + (tx%32)/4", m.block, 16, steps * 16));
+  matmul_totals(m, d, d.k / 64, "K/64 words per output (128x128 tile, 8 deep)");
+  m.notes = "Tiles are written by cp.async (LDGSTS): not counted as shared-memory stores.";
+  return m;
+}
+
 // ---- reduction: n elements of T ----
 int elem_bytes(const std::string& dtype) { return dtype == "double" ? 8 : 4; }
 
@@ -266,6 +326,11 @@ std::optional<Model> model(std::string_view family, std::string_view name, const
     if (n == "conflict_tile16") return column_first_tile(s, false);
     if (n == "conflict_tile16_padded") return column_first_tile(s, true);
     if (n == "thread_tile_1d") return thread_tile_1d(s);
+    if (n == "thread_tile_2d") return thread_tile_2d(s);
+    if (n == "vectorized") return vectorized_tile(s, false);
+    if (n == "conflict_free") return vectorized_tile(s, true);
+    if (n == "warp_tile") return warp_tiled(s, 1);
+    if (n == "pipelined" || n == "rasterized") return warp_tiled(s, 3);
     return std::nullopt;
   }
   if (family == "reduction" || family == "reduction-double") {
