@@ -28,10 +28,10 @@ CASES = {  # family, size: [(variant, kernel name as ncu demangles it, shortened
         ("conflict_tile16_padded", "column_major_tile_kernel<1>"),
         ("thread_tile_1d", "thread_tile_1d_kernel"),
         ("thread_tile_2d", "thread_tile_2d_kernel"),
-        ("vectorized", "vectorized_tile_kernel<false, true>"),
-        ("conflict_free", "vectorized_tile_kernel<true, true>"),
-        ("warp_tile", "tiled_gemm_kernel<TileConfig<128, 128, 8, 32, 64, 8, 8, 1, 2, false>, true>"),
-        ("pipelined", "tiled_gemm_kernel<TileConfig<128, 128, 8, 32, 64, 8, 8, 3, 2, false>, true>"),
+        ("vectorized", "vectorized_tile_kernel<0, 1>"),  # ncu writes bool arguments as 0 and 1
+        ("conflict_free", "vectorized_tile_kernel<1, 1>"),
+        ("warp_tile", "tiled_gemm_kernel<TileConfig<128, 128, 8, 32, 64, 8, 8, 1, 2, 0>, 1>"),
+        ("pipelined", "tiled_gemm_kernel<TileConfig<128, 128, 8, 32, 64, 8, 8, 3, 2, 0>, 1>"),
     ],
     ("reduction", "2^24"): [
         ("shared_static", "shared_static_kernel<float>"),

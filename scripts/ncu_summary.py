@@ -89,7 +89,9 @@ def main(paths):
         if kernel not in chosen or duration(key) > duration((kernel, chosen[kernel])):
             chosen[kernel] = key[1]
     width = max((len(k) for k in chosen), default=10)
-    col_width = [max(14, len(c) + 2) for c in columns]  # a space always separates columns
+    # Two spaces at least between columns, so that readers may split on runs of spaces.
+    col_width = [max([14, len(c) + 2] + [len(values[(k, l)].get(c, "-")) + 2 for k, l in chosen.items()])
+                 for c in columns]
     print(f"{'kernel':<{width}}" + "".join(f"{c:>{w}}" for c, w in zip(columns, col_width)))
     for kernel, launch in chosen.items():
         row = values[(kernel, launch)]

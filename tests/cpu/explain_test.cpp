@@ -62,6 +62,12 @@ TEST(ExplainModels, MatchTheMeasuredCounters) {
       {"matmul-h200-ncu-2048.txt", "matmul", "conflict_tile16", "2048", "column_major_tile_kernel<0>"},
       {"matmul-h200-ncu-2048.txt", "matmul", "conflict_tile16_padded", "2048", "column_major_tile_kernel<1>"},
       {"matmul-h200-ncu-2048.txt", "matmul", "thread_tile_1d", "2048", "thread_tile_1d_kernel"},
+      {"matmul-h200-ncu-2048.txt", "matmul", "thread_tile_2d", "2048", "thread_tile_2d_kernel"},
+      {"matmul-h200-ncu-2048.txt", "matmul", "vectorized", "2048", "vectorized_tile_kernel<0, 1>"},
+      {"matmul-h200-ncu-2048.txt", "matmul", "conflict_free", "2048", "vectorized_tile_kernel<1, 1>"},
+      // (ncu_summary.py shortens kernel names to 60 characters)
+      {"matmul-h200-ncu-2048.txt", "matmul", "warp_tile", "2048", "tiled_gemm_kernel<TileConfig<128, 128, 8, 32, 64, 8, 8, 1, 2"},
+      {"matmul-h200-ncu-2048.txt", "matmul", "pipelined", "2048", "tiled_gemm_kernel<TileConfig<128, 128, 8, 32, 64, 8, 8, 3, 2"},
       {"reduction-h200-ncu-2p24.txt", "reduction", "shared_static", "2^24", "shared_static_kernel<float>"},
       {"reduction-h200-ncu-2p24.txt", "reduction", "shared_dynamic", "2^24", "shared_dynamic_kernel<float>"},
       {"reduction-h200-ncu-2p24.txt", "reduction", "interleaved_divergent", "2^24", "interleaved_divergent_kernel<float>"},
