@@ -231,7 +231,8 @@ std::vector<BenchRow> MatmulTilesFamily::run(const Shape& shape, std::string_vie
   std::vector<GemmCandidate> candidates;
   for (const auto name : variant_names) {
     const auto& all = tile_candidates();
-    const auto it = std::find_if(all.begin(), all.end(), [&](const TileCandidate& c) { return c.name == name; });
+    const auto it = std::find_if(all.begin(), all.end(),
+                                 [&](const TileCandidate& c) { return c.name == name; });
     if (it == all.end()) throw UsageError(fmt::format("unknown tile candidate '{}'", name));
     const matmul::TileChoice choice = it->choice;
     candidates.push_back({it->name, [choice](const matmul::GemmArgs& g, const LaunchContext& lc) {
