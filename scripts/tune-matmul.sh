@@ -2,8 +2,8 @@
 # The autotuned matmul variant's sweep: times every tile configuration (x raster group, and
 # x split-K slices for the small class) at the SGEMM target shapes against cuBLAS in the same
 # run, then picks the best per shape class (scripts/tune_table.py). Writes to $OUT (default
-# gpu-out/): tiles.json (every row) and tuning.json (the choices, the file the library's table
-# in src/matmul/tuning_table.cpp is checked against).
+# gpu-out/): tiles-small.json and tiles-large.json (every row) and tuning.json (the choices,
+# the file the library's table in src/matmul/tuning_table.cpp is checked against).
 #   scripts/tune-matmul.sh [--reps N]
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"

@@ -42,8 +42,7 @@ struct TileConfig {
   static constexpr std::size_t kSmemBytes = sizeof(float) * kStageFloats * Stages;
   // Registers a thread may use; at 128 (two blocks of 256 threads per SM) the interior copy
   // pointers would spill, so those configurations recompute addresses instead.
-  static constexpr int kRegisterBudget =
-      65536 / (kThreads * MinBlocks) < 255 ? 65536 / (kThreads * MinBlocks) : 255;
+  static constexpr int kRegisterBudget = 65536 / (kThreads * MinBlocks) < 255 ? 65536 / (kThreads * MinBlocks) : 255;
   static constexpr bool kInteriorPointers = kRegisterBudget > 128;
   // Likewise, reading the next K-step's first fragments across the barrier (see main_loop)
   // keeps two steps' fragments live: only above 128 registers.
@@ -158,8 +157,7 @@ struct InteriorCopy {
       constexpr int kPassesPerK8 = Cfg::kBM / kARowsPerPass;
       const int row = i % kPassesPerK8;
       const int k8 = i / kPassesPerK8 * 8;
-      const float* src = a + static_cast<std::size_t>(row * kARowsPerPass) * g.lda + k8;
-      cp_async4(a_stage + a_dst + k8 * Cfg::kARow + row * kARowsPerPass, src, true);
+      cp_async4(a_stage + a_dst + k8 * Cfg::kARow + row * kARowsPerPass, a + static_cast<std::size_t>(row * kARowsPerPass) * g.lda + k8, true);
     }
 #pragma unroll
     for (int i = 0; i < Cfg::kBK * Cfg::kBN / (kBWidth * Cfg::kThreads); ++i) {
@@ -513,8 +511,7 @@ void launch_config_with(const GemmArgs& g, const LaunchContext& ctx, int group, 
     const std::size_t bytes = sizeof(float) * used * static_cast<std::size_t>(g.m) * g.n;
     SMEMLAB_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&sched.workspace), bytes, ctx.stream));
   }
-  tiled_gemm_kernel<Cfg, VectorB>
-      <<<dim3(tiles, 1, used), Cfg::kThreads, Cfg::kSmemBytes, ctx.stream>>>(g, sched);
+  tiled_gemm_kernel<Cfg, VectorB><<<dim3(tiles, 1, used), Cfg::kThreads, Cfg::kSmemBytes, ctx.stream>>>(g, sched);
   SMEMLAB_LAUNCH_CHECK();
   if (used > 1) {
     sum_k_slices(g, sched.workspace, used, ctx.stream);

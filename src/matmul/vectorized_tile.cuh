@@ -65,10 +65,8 @@ __global__ void __launch_bounds__(VectorizedTile::kThreads) vectorized_tile_kern
       for (int h = 0; h < 2; ++h) {
         const float4 av = *reinterpret_cast<const float4*>(&a_tile[kk * kARow + row_base + h * kRowSpread]);
         const float4 bv = *reinterpret_cast<const float4*>(&b_tile[kk * T::kBN + col_base + h * kColSpread]);
-        a_frag[4 * h] = av.x, a_frag[4 * h + 1] = av.y;
-        a_frag[4 * h + 2] = av.z, a_frag[4 * h + 3] = av.w;
-        b_frag[4 * h] = bv.x, b_frag[4 * h + 1] = bv.y;
-        b_frag[4 * h + 2] = bv.z, b_frag[4 * h + 3] = bv.w;
+        a_frag[4 * h + 0] = av.x, a_frag[4 * h + 1] = av.y, a_frag[4 * h + 2] = av.z, a_frag[4 * h + 3] = av.w;
+        b_frag[4 * h + 0] = bv.x, b_frag[4 * h + 1] = bv.y, b_frag[4 * h + 2] = bv.z, b_frag[4 * h + 3] = bv.w;
       }
 #pragma unroll
       for (int i = 0; i < T::kTM; ++i)
