@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 
 #include "smemlab/explain.hpp"
 
@@ -98,34 +99,40 @@ Model thread_tile_1d(const Shape& s) {
   return m;
 }
 
-// 06: 128x128 tile, K-step 8, 256 threads with 8x8 outputs each. Each thread stores 4 words
-// of each tile per step; the compiler reads A's rows 4 k at a time (16 LDS.128 per step: 8 rows
-// x 2) and B's 8 columns as 2 LDS.128 per k.
-Model thread_tile_2d(const Shape& s) {
+// Steps 06-11 share the block shape: 128x128 tiles of C, K-steps of 8, 256 threads with 8x8
+// outputs each. What differs is the shared memory and the accesses, each counted per K-step.
+struct Tile128 {
+  Model m;
+  double steps;  // K-steps per block
+};
+
+Tile128 tile_128(const Shape& s, std::size_t smem_bytes, bool dynamic) {
   const Dims d = dims(s);
   Model m;
   m.block = {256, 1, 1};
-  m.smem_bytes = 2 * 128 * 8 * 4;
+  m.smem_bytes = smem_bytes;
+  m.dynamic_smem = dynamic;
   m.blocks = ceil_div(d.m, 128) * ceil_div(d.n, 128);
-  const double steps = ceil_div(d.k, 8);
+  matmul_totals(m, d, d.k / 64, "K/64 words per output (128x128 tile, 8 deep)");
+  return {std::move(m), ceil_div(d.k, 8)};
+}
+
+// 06: each thread stores 4 words of each tile per step; the compiler reads A's rows 4 k at a
+// time (16 LDS.128 per step: 8 rows x 2) and B's 8 columns as 2 LDS.128 per k.
+Model thread_tile_2d(const Shape& s) {
+  auto [m, steps] = tile_128(s, 2 * 128 * 8 * 4, false);
   m.accesses.push_back(access("A tile store", "st", "tx", m.block, 4, steps * 4));
   m.accesses.push_back(access("B tile store", "st", "tx", m.block, 4, steps * 4));
   m.accesses.push_back(access("A row read, 4 k at once (LDS.128; 2 thread rows a warp)", "ld", "(tx/16)*16", m.block, 16, steps * 16));
   m.accesses.push_back(access("B read, 4 columns at once (LDS.128; 16 lanes 32 bytes apart)", "ld", "(tx%16)*2", m.block, 16, steps * 16));
-  matmul_totals(m, d, d.k / 64, "K/64 words per output (128x128 tile, 8 deep)");
   return m;
 }
 
-// 07 and 08: the same tile with A stored transposed (4 scalar stores of a float4), B stored
-// as float4, both read as float4: 2 LDS.128 for A and 2 for B per k.
+// 07 and 08: A stored transposed (4 scalar stores of a float4), B stored as float4, both read
+// as float4: 2 LDS.128 for A and 2 for B per k.
 Model vectorized_tile(const Shape& s, bool conflict_free) {
-  const Dims d = dims(s);
-  Model m;
-  m.block = {256, 1, 1};
   const int a_row = conflict_free ? 132 : 128;
-  m.smem_bytes = (8 * static_cast<std::size_t>(a_row) + 8 * 128) * 4;
-  m.blocks = ceil_div(d.m, 128) * ceil_div(d.n, 128);
-  const double steps = ceil_div(d.k, 8);
+  auto [m, steps] = tile_128(s, (8 * static_cast<std::size_t>(a_row) + 8 * 128) * 4, false);
   const std::string ar = std::to_string(a_row);
   m.accesses.push_back(access("A store, transposed (4 scalar stores)", "st", "(tx%2)*4*" + ar + " + tx/2", m.block, 4, steps * 4));
   m.accesses.push_back(access("B store (STS.128)", "st", "tx", m.block, 16, steps));
@@ -136,24 +143,16 @@ Model vectorized_tile(const Shape& s, bool conflict_free) {
     m.accesses.push_back(access("A fragment read (LDS.128)", "ld", "(tx/16)*2", m.block, 16, steps * 16));
     m.accesses.push_back(access("B fragment read (LDS.128, 16 lanes 32 bytes apart)", "ld", "(tx%16)*2", m.block, 16, steps * 16));
   }
-  matmul_totals(m, d, d.k / 64, "K/64 words per output (128x128 tile, 8 deep)");
   return m;
 }
 
-// 09-11: 128x128x8 blocks of 8 warps (32x64 warp tiles, 4 x 8 lanes, lane rows fastest), tiles
-// written by cp.async (LDGSTS, which Nsight Compute does not count as shared stores), read as
-// 2 LDS.128 for A and 2 for B per k.
+// 09-11: 8 warps of 32x64 (4 x 8 lanes, lane rows fastest); tiles written by cp.async (LDGSTS,
+// which Nsight Compute does not count as shared stores), read as 2 LDS.128 for A and 2 for B
+// per k.
 Model warp_tiled(const Shape& s, int stages) {
-  const Dims d = dims(s);
-  Model m;
-  m.block = {256, 1, 1};
-  m.smem_bytes = static_cast<std::size_t>(stages) * (8 * 132 + 8 * 128) * 4;
-  m.dynamic_smem = true;
-  m.blocks = ceil_div(d.m, 128) * ceil_div(d.n, 128);
-  const double steps = ceil_div(d.k, 8);
+  auto [m, steps] = tile_128(s, static_cast<std::size_t>(stages) * (8 * 132 + 8 * 128) * 4, true);
   m.accesses.push_back(access("A fragment read (LDS.128; 4 lane rows, each quarter-warp all 4)", "ld", "((tx/32)/2)*8 + tx%4", m.block, 16, steps * 16));
   m.accesses.push_back(access("B fragment read (LDS.128; 2 lane columns a quarter-warp)", "ld", "((tx/32)%2)*16 + (tx%32)/4", m.block, 16, steps * 16));
-  matmul_totals(m, d, d.k / 64, "K/64 words per output (128x128 tile, 8 deep)");
   m.notes = "Tiles are written by cp.async (LDGSTS): not counted as shared-memory stores.";
   return m;
 }
