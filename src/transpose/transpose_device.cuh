@@ -24,6 +24,18 @@ __device__ __forceinline__ Tile tile_at(const Args<T>& a, long long index, int t
   return {row0, col0, row0 + tile_rows > a.rows || col0 + tile_cols > a.cols};
 }
 
+// The same tiles numbered down the input's tile columns: blocks that run at the same time write
+// whole output rows next to each other and spread their reads over many input rows. Writes reach
+// DRAM later, as L2 evicts them, and lose their order on the way; reads are served in the order
+// they are asked for. Keeping the written side contiguous measured 3-4% faster (07_tuned.cu).
+template <class T, class Index>
+__device__ __forceinline__ Tile tile_down_columns(const Args<T>& a, Index index, int tile_rows, int tile_cols) {
+  const auto tiles_r = static_cast<Index>((a.rows + tile_rows - 1) / tile_rows);
+  const int row0 = static_cast<int>(index % tiles_r) * tile_rows;
+  const int col0 = static_cast<int>(index / tiles_r) * tile_cols;
+  return {row0, col0, row0 + tile_rows > a.rows || col0 + tile_cols > a.cols};
+}
+
 template <class T>
 inline long long tile_count(const Args<T>& a, int tile_rows, int tile_cols) {
   return static_cast<long long>((a.rows + tile_rows - 1) / tile_rows) *
