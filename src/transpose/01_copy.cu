@@ -1,9 +1,14 @@
-// 01 — copy: the same bytes copied, not transposed, with the access pattern of the tuned kernel
-// (07) minus the shared-memory turn: 32 x 8 threads move a 32 x 32 tile of elements, four rows
-// each, the next tile's loads issued before the current tile is stored. Where 07 uses 16-byte
-// accesses (float, aligned, row lengths multiples of 4) the elements here are float4 as well.
-// No transpose can beat it, so it is the ceiling the others are read against.
+// 01 — copy: the same bytes copied, not transposed, in the order that suits DRAM best: the
+// output is written as one contiguous stream and each input row is read from its start to its
+// end. Where the pointers are 16-byte aligned and the rows (and the input's leading dimension)
+// hold whole 16-byte chunks, every access is 16 bytes wide for float and double alike; the
+// bytes are only moved, so their type does not matter. A transpose must turn the access pattern
+// around on one side, so this is the ceiling the others are read against, next to cudaMemcpy
+// (which cannot follow a leading dimension).
+// An earlier version copied in 2D tiles, with the tuned kernel's pattern; it lost up to 5% at a
+// 64 KiB row stride and was then slower than the tuned transpose itself (docs/perf/transpose.md).
 #include <cstdint>
+#include <limits>
 
 #include "core/occupancy.hpp"
 #include "smemlab/error.hpp"
@@ -13,75 +18,83 @@
 namespace smemlab::transpose::detail {
 namespace {
 
-constexpr int kRowsPerThread = kTile / 8;
+// Threads x loads per thread, measured at 8192^2 and 16384^2 float on the H200: 1024 x 2 was
+// fastest, 512 x 2 up to 1% slower, 512 x 4 2%, 256 x 4, 256 x 8 and 128 x 8 3%.
+constexpr int kThreads = 1024;
+constexpr int kPerThread = 2;  // loads in flight per thread before the first store
+constexpr int kPerBlock = kThreads * kPerThread;
 
-template <bool Checked, class T>
-__device__ __forceinline__ void load_tile(const Args<T>& a, Tile t, T (&v)[kRowsPerThread]) {
+// Unit: the element moved (uint4 on the 16-byte path, else T). Index: 32 bits where the count of
+// units fits, so the row division is a 32-bit one.
+template <class Unit, class Index>
+struct CopyArgs {
+  const Unit* in;
+  Index ld_in;  // in units
+  Index row_units;  // units per row
+  Index total;  // rows * row_units
+  Unit* out;
+};
+
+template <bool Checked, class Unit, class Index>
+__device__ __forceinline__ void copy_units(const CopyArgs<Unit, Index>& a, Index first) {
+  Unit v[kPerThread];
 #pragma unroll
-  for (int k = 0; k < kRowsPerThread; ++k)
-    v[k] = load<Checked>(a.in, t.row0 + threadIdx.y + 8 * k, t.col0 + threadIdx.x, a.ld_in, a.rows, a.cols);
+  for (int k = 0; k < kPerThread; ++k) {
+    const Index i = first + static_cast<Index>(k * kThreads);
+    if (Checked && i >= a.total) break;
+    const Index r = i / a.row_units;
+    v[k] = a.in[r * a.ld_in + (i - r * a.row_units)];
+  }
+#pragma unroll
+  for (int k = 0; k < kPerThread; ++k) {
+    const Index i = first + static_cast<Index>(k * kThreads);
+    if (Checked && i >= a.total) break;
+    a.out[i] = v[k];
+  }
 }
 
-template <class T>
-__global__ void __launch_bounds__(kTile * 8) copy_kernel(Args<T> a, long long tiles) {
-  T v[kRowsPerThread];
-  long long index = blockIdx.x;
-  if (index >= tiles) return;
-  Tile t = tile_at(a, index, kTile, kTile);
-  if (t.edge) {
-    load_tile<true>(a, t, v);
+template <class Unit, class Index>
+__global__ void __launch_bounds__(kThreads) copy_kernel(CopyArgs<Unit, Index> a) {
+  const Index block_first = static_cast<Index>(blockIdx.x) * kPerBlock;
+  const Index first = block_first + threadIdx.x;
+  if (block_first + kPerBlock <= a.total) {  // every block but the last
+    copy_units<false>(a, first);
   } else {
-    load_tile<false>(a, t, v);
-  }
-  while (true) {
-    T current[kRowsPerThread];
-#pragma unroll
-    for (int k = 0; k < kRowsPerThread; ++k) current[k] = v[k];
-    const Tile here = t;
-    index += gridDim.x;
-    if (index < tiles) {  // the next tile's loads go out before this tile's stores
-      t = tile_at(a, index, kTile, kTile);
-      if (t.edge) {
-        load_tile<true>(a, t, v);
-      } else {
-        load_tile<false>(a, t, v);
-      }
-    }
-#pragma unroll
-    for (int k = 0; k < kRowsPerThread; ++k) {
-      const int r = here.row0 + threadIdx.y + 8 * k;
-      const int c = here.col0 + threadIdx.x;
-      if (here.edge) {
-        store<true>(a.out, r, c, a.cols, a.rows, a.cols, current[k]);
-      } else {
-        store<false>(a.out, r, c, a.cols, a.rows, a.cols, current[k]);
-      }
-    }
-    if (index >= tiles) return;
+    copy_units<true>(a, first);
   }
 }
 
-template <class E>
-void launch_copy(const Args<E>& a, cudaStream_t stream) {
-  const int resident = smemlab::detail::resident_blocks(copy_kernel<E>, kTile * 8);
-  const long long tiles = tile_count(a, kTile, kTile);
-  copy_kernel<<<grid_of(std::min<long long>(tiles, resident)), dim3(kTile, 8), 0, stream>>>(a, tiles);
+template <class Unit>
+void launch_units(const Unit* in, long long ld_in, long long row_units, long long rows, Unit* out,
+                  cudaStream_t stream) {
+  const long long total = rows * row_units;
+  const unsigned grid = grid_of((total + kPerBlock - 1) / kPerBlock);
+  // 32-bit indices while every index, and the largest input offset, fits.
+  if ((rows - 1) * ld_in + row_units + kPerBlock <= std::numeric_limits<std::uint32_t>::max()) {
+    using I = std::uint32_t;
+    copy_kernel<<<grid, kThreads, 0, stream>>>(CopyArgs<Unit, I>{in, static_cast<I>(ld_in),
+                                                                 static_cast<I>(row_units),
+                                                                 static_cast<I>(total), out});
+  } else {
+    using I = std::uint64_t;
+    copy_kernel<<<grid, kThreads, 0, stream>>>(CopyArgs<Unit, I>{in, static_cast<I>(ld_in),
+                                                                 static_cast<I>(row_units),
+                                                                 static_cast<I>(total), out});
+  }
   SMEMLAB_LAUNCH_CHECK();
 }
 
 template <class T>
 struct Copy {
   static void launch(const Args<T>& a, const LaunchContext& ctx) {
+    constexpr int kPerChunk = 16 / sizeof(T);
     const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-    if constexpr (sizeof(T) == 4) {
-      if (aligned(a.in) && aligned(a.out) && a.cols % 4 == 0 && a.ld_in % 4 == 0) {
-        // The same rows as float4 elements: a quarter of the columns, identical bytes.
-        const Args<float4> wide{a.rows, a.cols / 4, reinterpret_cast<const float4*>(a.in), a.ld_in / 4,
-                                reinterpret_cast<float4*>(a.out), a.ld_out};
-        return launch_copy(wide, ctx.stream);
-      }
+    if (aligned(a.in) && aligned(a.out) && a.cols % kPerChunk == 0 && a.ld_in % kPerChunk == 0) {
+      launch_units(reinterpret_cast<const uint4*>(a.in), a.ld_in / kPerChunk, a.cols / kPerChunk, a.rows,
+                   reinterpret_cast<uint4*>(a.out), ctx.stream);
+    } else {
+      launch_units(a.in, a.ld_in, a.cols, a.rows, a.out, ctx.stream);
     }
-    launch_copy(a, ctx.stream);
   }
 };
 
@@ -90,8 +103,8 @@ struct Copy {
 TransposeVariant copy_variant() {
   return {{.family = "transpose",
            .name = "copy",
-           .description = "copy, not transpose, with the tuned kernel's access pattern: the ceiling",
-           .technique = "coalesced both ways, loads of the next tile in flight: the bandwidth ceiling",
+           .description = "copy, not transpose: rows read in order, output written as one stream",
+           .technique = "coalesced both ways, 16-byte accesses when aligned: the bandwidth ceiling",
            .smem = SmemKind::none},
           both_types<Copy>(true)};
 }
