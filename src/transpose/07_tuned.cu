@@ -202,7 +202,7 @@ TransposeVariant tuned_variant() {
   return {{.family = "transpose",
            .name = "tuned",
            .description = "64x64 tiles with 16-byte accesses when aligned; else prefetching 32x32",
-           .technique = "bytes in flight: 16-byte loads and stores, chunk-swizzled shared tile",
+           .technique = "bytes in flight: 16-byte loads and stores, chunk-swizzled tile, tiles in column order",
            .smem = SmemKind::static_alloc},
           both_types<Tuned>()};
 }
