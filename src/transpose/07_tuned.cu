@@ -1,21 +1,24 @@
 // 07 — tuned. Changed from 06: more bytes in flight per thread, in one of two ways.
-// Where the alignment allows (float, 16-byte aligned pointers, leading dimensions multiples of
-// 4) every global access is 16 bytes wide: a block of 512 threads moves a 64 x 64 tile with
-// float4 loads and stores, a warp 512 bytes per instruction, two loads in flight per thread.
-// The tile goes into shared memory with 16-byte stores, its 16-byte chunks swizzled (chunk q of
-// row r at q XOR (r/4 mod 16)), so the row-wise stores and the column-wise 4-byte reads are
-// both conflict-free. One tile per block: the hardware overlaps one block's loads with another's
-// stores (a persistent version that prefetched the next tile needed 74 registers and was 2%
-// slower; docs/perf/transpose.md).
-// Otherwise (double, unaligned float): 32 x 32 tiles of single elements in the swizzled layout
-// of 06, 32 x 8 threads, four rows each, persistent blocks that issue the next tile's loads
-// before writing the current one.
+// Where the alignment allows (16-byte aligned pointers, leading dimensions that keep rows on
+// 16-byte boundaries) every global access is 16 bytes wide: a block of 512 threads moves a
+// 64 x 64 tile in 16-byte chunks (float4: 4 floats; double2: 2 doubles), a warp 512 bytes per
+// instruction. The tile goes into shared memory with 16-byte stores, its chunks swizzled (chunk
+// q of row r at q XOR (r/E mod chunks per row), E elements a chunk), so the row-wise stores and
+// the column-wise element reads are both conflict-free. One tile per block: the hardware
+// overlaps one block's loads with another's stores (a persistent version that prefetched the
+// next tile needed 74 registers and was 2% slower; docs/perf/transpose.md).
+// Otherwise (unaligned rows): 32 x 32 tiles of single elements in the swizzled layout of 06,
+// 32 x 8 threads, four rows each, persistent blocks that issue the next tile's loads before
+// writing the current one.
 // Should buy: the gap between 06 and the copy ceiling, which comes from too few bytes in flight
 // and 4-byte accesses.
 // Both paths number their tiles down the input's columns (tile_down_columns), so the blocks
 // running together write neighbouring output rows. That was found after the rest was measured:
 // +3-4% for float at 8192^2 and 16384^2 (docs/perf/transpose.md).
+// Double took the 16-byte path last (it had used the 32 x 32 path): predicted +3-5% for double
+// from 4096^2 up, float unchanged (the same instructions, renumbered registers).
 #include <cstdint>
+#include <type_traits>
 
 #include "core/occupancy.hpp"
 #include "smemlab/error.hpp"
@@ -87,107 +90,139 @@ __global__ void __launch_bounds__(kTile* kBlockRows) tuned_kernel(Args<T> a, lon
   }
 }
 
-// ---- 16-byte path: float, 64 x 64 tiles, 256 threads ----
+// ---- 16-byte path: 64 x 64 tiles of float or double, 512 threads ----
 constexpr int kVecTile = 64;
-constexpr int kChunks = kVecTile / 4;  // float4 chunks per tile row
-constexpr int kVecThreads = 512;  // 2 chunks each; 256 threads with 4 were 1% slower
-constexpr int kChunksPerThread = kVecTile * kChunks / kVecThreads;
+constexpr int kVecThreads = 512;  // 256 threads with twice the chunks were 1% slower (float)
 
-// Word offset of chunk q (4 floats) of tile row r.
-__device__ __forceinline__ int chunk_slot(int r, int q) {
-  return r * kVecTile + 4 * (q ^ ((r >> 2) & (kChunks - 1)));
-}
+// A 16-byte chunk of E = 16 / sizeof(T) elements: float4 or double2.
+template <class T>
+struct VecPath {
+  using Chunk = std::conditional_t<sizeof(T) == 4, float4, double2>;
+  static constexpr int kPerChunk = 16 / sizeof(T);
+  static constexpr int kChunkShift = sizeof(T) == 4 ? 2 : 1;  // log2(kPerChunk)
+  static constexpr int kChunks = kVecTile / kPerChunk;  // chunks per tile row
+  static constexpr int kChunksPerThread = kVecTile * kChunks / kVecThreads;
+  static constexpr int kWords = kVecTile * kVecTile;
 
-// Chunk p of this thread in the load phase: tile row and chunk index (a warp covers two rows).
-__device__ __forceinline__ void load_position(int p, int& r, int& q) {
-  const int id = p * kVecThreads + static_cast<int>(threadIdx.x);
-  r = id / kChunks;
-  q = id % kChunks;
-}
+  // Element offset of chunk q of tile row r: chunks swizzled by q XOR (r/E mod kChunks), so that
+  // the E rows read together for one output chunk share a swizzle and 8 of them differ.
+  __device__ static int chunk_slot(int r, int q) {
+    return r * kVecTile + kPerChunk * (q ^ ((r >> kChunkShift) & (kChunks - 1)));
+  }
 
-// Chunk p in the store phase: output row j (input column) and output chunk i4 (input rows
-// 4*i4 .. 4*i4+3). A warp takes 4 consecutive j and 8 consecutive i4: conflict-free reads.
-__device__ __forceinline__ void store_position(int p, int& j, int& i4) {
-  constexpr int kWarpsPerRowGroup = kChunks / 8;
-  const int id = p * kVecThreads + static_cast<int>(threadIdx.x);
-  const int lane = id % 32;
-  const int warp_chunk = id / 32;
-  j = 4 * (warp_chunk / kWarpsPerRowGroup) + lane / 8;
-  i4 = 8 * (warp_chunk % kWarpsPerRowGroup) + lane % 8;
-}
+  // Chunk p of this thread in the load phase: tile row and chunk index.
+  __device__ static void load_position(int p, int& r, int& q) {
+    const int id = p * kVecThreads + static_cast<int>(threadIdx.x);
+    r = id / kChunks;
+    q = id % kChunks;
+  }
 
-__device__ __forceinline__ void load_vec_tile(const Args<float>& a, Tile t, float4 (&v)[kChunksPerThread]) {
+  // Chunk p in the store phase: output row j (input column) and output chunk i (input rows
+  // E*i .. E*i+E-1). A warp takes 4 consecutive j and 8 consecutive i: conflict-free reads.
+  __device__ static void store_position(int p, int& j, int& i) {
+    constexpr int kWarpsPerRowGroup = kChunks / 8;
+    const int id = p * kVecThreads + static_cast<int>(threadIdx.x);
+    const int lane = id % 32;
+    const int warp_chunk = id / 32;
+    j = 4 * (warp_chunk / kWarpsPerRowGroup) + lane / 8;
+    i = 8 * (warp_chunk % kWarpsPerRowGroup) + lane % 8;
+  }
+};
+
+// A chunk built from its elements through the named members (going through a T* into the chunk
+// made the compiler split a 16-byte shared store into four).
+__device__ __forceinline__ float4 make_chunk(const float (&e)[4]) { return make_float4(e[0], e[1], e[2], e[3]); }
+__device__ __forceinline__ double2 make_chunk(const double (&e)[2]) { return make_double2(e[0], e[1]); }
+
+template <class T>
+__device__ __forceinline__ void load_vec_tile(const Args<T>& a, Tile t,
+                                              typename VecPath<T>::Chunk (&v)[VecPath<T>::kChunksPerThread]) {
+  using V = VecPath<T>;
 #pragma unroll
-  for (int p = 0; p < kChunksPerThread; ++p) {
+  for (int p = 0; p < V::kChunksPerThread; ++p) {
     int r = 0;
     int q = 0;
-    load_position(p, r, q);
+    V::load_position(p, r, q);
     const int row = t.row0 + r;
-    const int col = t.col0 + 4 * q;
+    const int col = t.col0 + V::kPerChunk * q;
     if (!t.edge) {
-      v[p] = *reinterpret_cast<const float4*>(a.in + static_cast<std::size_t>(row) * a.ld_in + col);
+      v[p] = *reinterpret_cast<const typename V::Chunk*>(a.in + static_cast<std::size_t>(row) * a.ld_in + col);
     } else {
-      v[p] = make_float4(load<true>(a.in, row, col, a.ld_in, a.rows, a.cols),
-                         load<true>(a.in, row, col + 1, a.ld_in, a.rows, a.cols),
-                         load<true>(a.in, row, col + 2, a.ld_in, a.rows, a.cols),
-                         load<true>(a.in, row, col + 3, a.ld_in, a.rows, a.cols));
-    }
-  }
-}
-
-__device__ __forceinline__ void store_vec_tile(const Args<float>& a, Tile t, const float* tile) {
+      T e[V::kPerChunk];
 #pragma unroll
-  for (int p = 0; p < kChunksPerThread; ++p) {
-    int j = 0;
-    int i4 = 0;
-    store_position(p, j, i4);
-    const int slot = chunk_slot(4 * i4, j / 4) + j % 4;  // rows 4*i4+k share the swizzle
-    const float4 v = make_float4(tile[slot], tile[slot + kVecTile], tile[slot + 2 * kVecTile],
-                                 tile[slot + 3 * kVecTile]);
-    const int row = t.col0 + j;      // output row = input column
-    const int col = t.row0 + 4 * i4;  // output column = input row
-    if (!t.edge) {
-      *reinterpret_cast<float4*>(a.out + static_cast<std::size_t>(row) * a.ld_out + col) = v;
-    } else {
-      store<true>(a.out, row, col, a.ld_out, a.cols, a.rows, v.x);
-      store<true>(a.out, row, col + 1, a.ld_out, a.cols, a.rows, v.y);
-      store<true>(a.out, row, col + 2, a.ld_out, a.cols, a.rows, v.z);
-      store<true>(a.out, row, col + 3, a.ld_out, a.cols, a.rows, v.w);
+      for (int k = 0; k < V::kPerChunk; ++k) e[k] = load<true>(a.in, row, col + k, a.ld_in, a.rows, a.cols);
+      v[p] = make_chunk(e);
     }
   }
 }
 
-__global__ void __launch_bounds__(kVecThreads) tuned_vec_kernel(Args<float> a) {
-  __shared__ __align__(16) float tile[kVecTile * kVecTile];
+template <class T>
+__device__ __forceinline__ void store_vec_tile(const Args<T>& a, Tile t, const T* tile) {
+  using V = VecPath<T>;
+#pragma unroll
+  for (int p = 0; p < V::kChunksPerThread; ++p) {
+    int j = 0;
+    int i = 0;
+    V::store_position(p, j, i);
+    // rows E*i+k share the swizzle
+    const int slot = V::chunk_slot(V::kPerChunk * i, j / V::kPerChunk) + j % V::kPerChunk;
+    T e[V::kPerChunk];
+#pragma unroll
+    for (int k = 0; k < V::kPerChunk; ++k) e[k] = tile[slot + k * kVecTile];
+    const int row = t.col0 + j;                 // output row = input column
+    const int col = t.row0 + V::kPerChunk * i;  // output column = input row
+    if (!t.edge) {
+      *reinterpret_cast<typename V::Chunk*>(a.out + static_cast<std::size_t>(row) * a.ld_out + col) = make_chunk(e);
+    } else {
+#pragma unroll
+      for (int k = 0; k < V::kPerChunk; ++k) store<true>(a.out, row, col + k, a.ld_out, a.cols, a.rows, e[k]);
+    }
+  }
+}
+
+template <class T>
+__device__ __forceinline__ void transpose_vec_tile(const Args<T>& a, T* tile) {
+  using V = VecPath<T>;
   const Tile t = tile_down_columns(a, blockIdx.x, kVecTile, kVecTile);
-  float4 v[kChunksPerThread];
+  typename V::Chunk v[V::kChunksPerThread];
   load_vec_tile(a, t, v);
 #pragma unroll
-  for (int p = 0; p < kChunksPerThread; ++p) {
+  for (int p = 0; p < V::kChunksPerThread; ++p) {
     int r = 0;
     int q = 0;
-    load_position(p, r, q);
-    *reinterpret_cast<float4*>(tile + chunk_slot(r, q)) = v[p];
+    V::load_position(p, r, q);
+    *reinterpret_cast<typename V::Chunk*>(tile + V::chunk_slot(r, q)) = v[p];
   }
   __syncthreads();
   store_vec_tile(a, t, tile);
 }
 
+// Two overloads rather than a template, so that profilers show the same name for both.
+__global__ void __launch_bounds__(kVecThreads) tuned_vec_kernel(Args<float> a) {
+  __shared__ __align__(16) float tile[VecPath<float>::kWords];
+  transpose_vec_tile(a, tile);
+}
+
+__global__ void __launch_bounds__(kVecThreads) tuned_vec_kernel(Args<double> a) {
+  __shared__ __align__(16) double tile[VecPath<double>::kWords];
+  transpose_vec_tile(a, tile);
+}
+
+// 16-byte aligned pointers and rows that start on 16-byte boundaries.
 template <class T>
 bool vector_ready(const Args<T>& a) {
+  constexpr int kPerChunk = VecPath<T>::kPerChunk;
   const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  return sizeof(T) == 4 && aligned(a.in) && aligned(a.out) && a.ld_in % 4 == 0 && a.ld_out % 4 == 0;
+  return aligned(a.in) && aligned(a.out) && a.ld_in % kPerChunk == 0 && a.ld_out % kPerChunk == 0;
 }
 
 template <class T>
 struct Tuned {
   static void launch(const Args<T>& a, const LaunchContext& ctx) {
-    if constexpr (sizeof(T) == 4) {
-      if (vector_ready(a)) {
-        tuned_vec_kernel<<<grid_of(tile_count(a, kVecTile, kVecTile)), kVecThreads, 0, ctx.stream>>>(a);
-        SMEMLAB_LAUNCH_CHECK();
-        return;
-      }
+    if (vector_ready(a)) {
+      tuned_vec_kernel<<<grid_of(tile_count(a, kVecTile, kVecTile)), kVecThreads, 0, ctx.stream>>>(a);
+      SMEMLAB_LAUNCH_CHECK();
+      return;
     }
     const int resident = smemlab::detail::resident_blocks(tuned_kernel<T>, kTile * kBlockRows);
     const long long tiles = tile_count(a, kTile, kTile);
