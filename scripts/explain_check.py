@@ -18,8 +18,8 @@ import shutil
 import subprocess
 import sys
 
-CASES = {  # family, size: [(variant, kernel name as ncu demangles it, shortened)]
-    ("matmul", "2048"): [
+CASES = {  # family, size, element type: [(variant, kernel name as ncu demangles it, shortened)]
+    ("matmul", "2048", "float"): [
         ("smem_tile16", "tiled_static_kernel<16>"),
         ("smem_tile32", "tiled_static_kernel<32>"),
         ("dyn_tile16_const", "tiled_dynamic_kernel<smemlab::matmul::detail::FixedTile<16>>"),
@@ -33,7 +33,7 @@ CASES = {  # family, size: [(variant, kernel name as ncu demangles it, shortened
         ("warp_tile", "tiled_gemm_kernel<TileConfig<128, 128, 8, 32, 64, 8, 8, 1, 2, 0>, 1>"),
         ("pipelined", "tiled_gemm_kernel<TileConfig<128, 128, 8, 32, 64, 8, 8, 3, 2, 0>, 1>"),
     ],
-    ("reduction", "2^24"): [
+    ("reduction", "2^24", "float"): [
         ("shared_static", "shared_static_kernel<float>"),
         ("shared_dynamic", "shared_dynamic_kernel<float>"),
         ("interleaved_divergent", "interleaved_divergent_kernel<float>"),
@@ -42,10 +42,13 @@ CASES = {  # family, size: [(variant, kernel name as ncu demangles it, shortened
         ("first_add_on_load", "first_add_kernel<float>"),
         ("warp_shuffle", "warp_shuffle_kernel<float>"),
     ],
-    ("transpose", "8192"): [
+    ("transpose", "8192", "float"): [
         ("smem_tile", "tile_transpose_kernel<smemlab::transpose::detail::PlainLayout, float>"),
         ("padded", "tile_transpose_kernel<smemlab::transpose::detail::PaddedLayout, float>"),
         ("swizzled", "tile_transpose_kernel<smemlab::transpose::detail::SwizzledLayout, float>"),
+        ("tuned", "tuned_vec_kernel"),
+    ],
+    ("transpose", "8192", "double"): [
         ("tuned", "tuned_vec_kernel"),
     ],
 }
@@ -59,10 +62,10 @@ def kernel_key(name):
     return re.sub(r"(?:\w+::)+", "", m.group(1) if m else name)
 
 
-def measure(binary, family, size, variants):
+def measure(binary, family, size, dtype, variants):
     cmd = ["ncu", "--clock-control", "none", "--kernel-name-base", "demangled", "--kernel-name",
            "regex:smemlab::", "--metrics", ",".join(METRICS.values()), "--csv", binary, "bench",
-           "--family", family, "--variant", ",".join(variants), "--size", size, "--reps", "1",
+           "--family", family, "--variant", ",".join(variants), "--size", size, "--type", dtype, "--reps", "1",
            "--warmup", "0", "--quiet", "--format", "csv"]
     text = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     launches = {}
@@ -83,11 +86,11 @@ def main(binary):
         return 77
     failures = 0
     print(f"{'variant':<34}{'ld predicted':>14}{'ld measured':>14}{'st predicted':>14}{'st measured':>14}")
-    for (family, size), cases in CASES.items():
-        measured = measure(binary, family, size, [v for v, _ in cases])
+    for (family, size, dtype), cases in CASES.items():
+        measured = measure(binary, family, size, dtype, [v for v, _ in cases])
         for variant, kernel in cases:
-            doc = json.loads(subprocess.run([binary, "explain", f"{family}/{variant}", "--size", size, "--format",
-                                             "json"], capture_output=True, text=True, check=True).stdout)
+            doc = json.loads(subprocess.run([binary, "explain", f"{family}/{variant}", "--size", size, "--type",
+                                             dtype, "--format", "json"], capture_output=True, text=True, check=True).stdout)
             pred = doc["model"]["predicted"]
             kernel = kernel_key(kernel)
             if kernel not in measured:
@@ -97,7 +100,7 @@ def main(binary):
             _, ld, st = measured[kernel]
             ok = abs(pred["ld_wavefronts"] / ld - 1) <= 0.05 and st / 1.16 <= pred["st_wavefronts"] <= 1.01 * st
             failures += not ok
-            print(f"{family + '/' + variant:<34}{pred['ld_wavefronts']:>14}{ld:>14.0f}{pred['st_wavefronts']:>14}"
+            print(f"{family + '/' + variant + ('' if dtype == 'float' else ' ' + dtype):<34}{pred['ld_wavefronts']:>14}{ld:>14.0f}{pred['st_wavefronts']:>14}"
                   f"{st:>14.0f}  {'ok' if ok else 'MISMATCH'}")
     return 1 if failures else 0
 

@@ -255,19 +255,28 @@ Model tile_transpose(const Shape& s, int elem, const std::string& layout) {
 Model tuned_transpose(const Shape& s, int elem) {
   const double r = static_cast<double>(s.dims[0]);
   const double c = static_cast<double>(s.dims[1]);
+  const long long per_chunk = 16 / elem;  // elements in a 16-byte chunk
   Model m;
   m.global_bytes = 2 * r * c * elem;
-  if (elem == 4 && static_cast<long long>(r) % 4 == 0 && static_cast<long long>(c) % 4 == 0) {
+  if (static_cast<long long>(r) % per_chunk == 0 && static_cast<long long>(c) % per_chunk == 0) {
     m.block = {512, 1, 1};
-    m.smem_bytes = 64 * 64 * 4;
+    m.smem_bytes = 64 * 64 * static_cast<std::size_t>(elem);
     m.blocks = ceil_div(r, 64) * ceil_div(c, 64);
-    m.accesses.push_back(access("16-byte chunk stores, chunk-swizzled", "st",
-                                "(tx/16)*16 + (tx%16 ^ ((tx/16)/4)%16)", m.block, 16, 2));
-    m.accesses.push_back(access("4-byte column reads (4 per output chunk)", "ld",
-                                "(4*(8*((tx/32)%2)+tx%8))*64 + 4*(((4*((tx/32)/2)+(tx%32)/8)/4) ^ ((8*((tx/32)%2)+tx%8)%16)) + (4*((tx/32)/2)+(tx%32)/8)%4",
-                                m.block, 4, 8));
+    if (elem == 4) {
+      m.accesses.push_back(access("16-byte chunk stores, chunk-swizzled", "st",
+                                  "(tx/16)*16 + (tx%16 ^ ((tx/16)/4)%16)", m.block, 16, 2));
+      m.accesses.push_back(access("4-byte column reads (4 per output chunk)", "ld",
+                                  "(4*(8*((tx/32)%2)+tx%8))*64 + 4*(((4*((tx/32)/2)+(tx%32)/8)/4) ^ ((8*((tx/32)%2)+tx%8)%16)) + (4*((tx/32)/2)+(tx%32)/8)%4",
+                                  m.block, 4, 8));
+    } else {
+      m.accesses.push_back(access("16-byte chunk stores, chunk-swizzled", "st",
+                                  "(tx/32)*32 + (tx%32 ^ ((tx/32)/2)%32)", m.block, 16, 4));
+      m.accesses.push_back(access("8-byte column reads (2 per output chunk)", "ld",
+                                  "(2*(8*((tx/32)%4)+tx%8))*64 + 2*(((4*((tx/32)/4)+(tx%32)/8)/2) ^ ((8*((tx/32)%4)+tx%8)%32)) + (4*((tx/32)/4)+(tx%32)/8)%2",
+                                  m.block, 8, 8));
+    }
     m.traffic = "one read and one write per element, 16 bytes per lane";
-    m.notes = "The 16-byte path (float, row lengths multiples of 4, aligned pointers).";
+    m.notes = "The 16-byte path (row lengths that keep 16-byte alignment, aligned pointers).";
   } else {
     m.block = {32, 8, 1};
     m.smem_bytes = 32 * 32 * static_cast<std::size_t>(elem);

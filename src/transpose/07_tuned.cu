@@ -16,7 +16,8 @@
 // running together write neighbouring output rows. That was found after the rest was measured:
 // +3-4% for float at 8192^2 and 16384^2 (docs/perf/transpose.md).
 // Double took the 16-byte path last (it had used the 32 x 32 path): predicted +3-5% for double
-// from 4096^2 up, float unchanged (the same instructions, renumbered registers).
+// from 4096^2 up, float unchanged (the same instructions, renumbered registers); measured
+// +1.7-4.0% and unchanged (docs/perf/transpose.md).
 #include <cstdint>
 #include <type_traits>
 
