@@ -15,8 +15,8 @@ using namespace smemlab;
 
 namespace {
 
-// The last three take the 16-byte path of tuned and copy (float, row lengths multiples of 4),
-// with whole tiles only, and with edge tiles in both directions.
+// With pads 0 and 4, the last three (and 32x32) take the 16-byte paths of tuned and copy, float
+// and double (rows that stay 16-byte aligned): whole tiles only, and edge tiles both ways.
 const std::vector<std::pair<int, int>> kShapes{{1, 1},       {1, 1000},    {1000, 1},  {31, 33},
                                                {33, 31},     {32, 32},     {1000, 1001}, {4097, 1025},
                                                {128, 256},   {200, 132},   {1028, 4100}};
