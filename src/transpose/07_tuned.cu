@@ -18,6 +18,7 @@
 // Double took the 16-byte path last (it had used the 32 x 32 path): predicted +3-5% for double
 // from 4096^2 up, float unchanged (the same instructions, renumbered registers); measured
 // +1.7-4.0% and unchanged (docs/perf/transpose.md).
+#include <bit>
 #include <cstdint>
 #include <type_traits>
 
@@ -100,7 +101,7 @@ template <class T>
 struct VecPath {
   using Chunk = std::conditional_t<sizeof(T) == 4, float4, double2>;
   static constexpr int kPerChunk = 16 / sizeof(T);
-  static constexpr int kChunkShift = sizeof(T) == 4 ? 2 : 1;  // log2(kPerChunk)
+  static constexpr int kChunkShift = std::countr_zero(static_cast<unsigned>(kPerChunk));  // log2
   static constexpr int kChunks = kVecTile / kPerChunk;  // chunks per tile row
   static constexpr int kChunksPerThread = kVecTile * kChunks / kVecThreads;
   static constexpr int kWords = kVecTile * kVecTile;
