@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "smemlab/error.hpp"
-#include "smemlab/registry.hpp"
+#include "smemlab/variant.hpp"
 
 namespace smemlab::banks {
 
@@ -102,6 +102,11 @@ struct Analysis {
 
 // Seed 001's figure for one warp: banks as columns, wavefronts as rows, lane numbers inside.
 [[nodiscard]] std::string render_map(const WarpResult& warp, int width);
+// The analysis as a text table (each warp's wavefronts, ideal, ways and colliding lanes), with
+// the map of warp `map_warp` below it when that is not negative.
+[[nodiscard]] std::string render_table(const Access& access, const Analysis& analysis, int map_warp);
+// The analysis as a JSON document: the access, every warp, and the totals.
+[[nodiscard]] std::string render_json(const Access& access, const Analysis& analysis);
 
 // ---- The bank microbenchmark (bench family "banks") ----
 // Every warp loads element lane * stride of `width` bytes, over and over; the size of a run is

@@ -1,8 +1,6 @@
 #pragma once
-// What a launch needs besides its arguments: the caller's stream, and a cuBLAS handle for the
-// variants that call cuBLAS.
+// A cuBLAS handle for the reference variants' LaunchContext.
 #include <cublas_v2.h>
-#include <cuda_runtime_api.h>
 
 namespace smemlab {
 
@@ -17,11 +15,6 @@ class CublasHandle {
 
  private:
   cublasHandle_t handle_ = nullptr;
-};
-
-struct LaunchContext {
-  cudaStream_t stream = nullptr;
-  cublasHandle_t cublas = nullptr;  // needed only by the cuBLAS reference variants
 };
 
 }  // namespace smemlab

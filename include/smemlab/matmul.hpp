@@ -4,8 +4,8 @@
 #include <span>
 #include <string_view>
 
-#include "smemlab/cublas.hpp"
-#include "smemlab/registry.hpp"
+#include "smemlab/launch.hpp"
+#include "smemlab/variant.hpp"
 
 namespace smemlab::matmul {
 

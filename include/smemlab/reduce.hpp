@@ -7,9 +7,18 @@
 #include <span>
 #include <string_view>
 
-#include "smemlab/registry.hpp"
+#include "smemlab/launch.hpp"
+#include "smemlab/variant.hpp"
 
 namespace smemlab::reduce {
+
+template <class T>
+struct Args {
+  const T* in = nullptr;
+  std::size_t n = 0;
+  T* out = nullptr;           // device memory, one element
+  void* workspace = nullptr;  // workspace_bytes<T>(variant, n) bytes; see sum()
+};
 
 // One element type's entry points of a variant. A variant runs either on the device or on the
 // host; a null pointer means the variant does not exist for this type.
@@ -46,12 +55,19 @@ template <class T>
 // Throws UsageError for an unknown name.
 [[nodiscard]] const ReduceVariant& find(std::string_view name);
 
-// Runs a device variant. The workspace holds at least workspace_bytes(n) bytes and must be
-// zero-filled before its first use by the "single_pass" variant, which keeps a counter there and
-// leaves it zero. Throws std::invalid_argument for a host-only variant or missing workspace.
+// Scratch a device variant needs for n elements of T; 0 for host variants.
 template <class T>
-void sum(const ReduceVariant& variant, const T* in, std::size_t n, T* out, void* workspace,
-         cudaStream_t stream);
+[[nodiscard]] std::size_t workspace_bytes(const ReduceVariant& variant, std::size_t n) {
+  const Ops<T>& o = ops<T>(variant);
+  return o.device != nullptr ? o.workspace_bytes(n) : 0;
+}
+
+// Runs a device variant on ctx.stream. The workspace holds at least workspace_bytes<T>(n)
+// bytes and must be zero-filled before its first use by the "single_pass" variant, which keeps
+// a counter there and leaves it zero. Throws std::invalid_argument for a host-only variant or
+// missing workspace.
+template <class T>
+void sum(const ReduceVariant& variant, const Args<T>& args, const LaunchContext& ctx);
 
 // The reference: Neumaier-compensated summation in double, and the sum of magnitudes that
 // scales the error: |s - sum| / abs_sum is what every variant is judged by.

@@ -6,6 +6,7 @@
 #include <array>
 #include <string>
 
+#include "smemlab/access_model.hpp"
 #include "smemlab/banks.hpp"
 
 namespace smemlab::banks {
@@ -78,6 +79,24 @@ unsigned int expected_access_sum(int width, int stride, int lane, int iterations
   return one * static_cast<unsigned int>(iterations * kAccessUnroll);
 }
 
+namespace {
+
+// Per block, each warp loads element lane * stride 4096 times.
+AccessModel access_model(std::int64_t stride, int width) {
+  AccessModel m;
+  m.block = {256, 1, 1};
+  m.smem_bytes = static_cast<std::size_t>(32 * stride * width);
+  m.dynamic_smem = true;
+  m.blocks = 1;
+  m.accesses.push_back(counted_access("repeated load of element lane*stride", "ld",
+                                      "tx%32*" + std::to_string(stride), m.block, width, 4096));
+  m.traffic = "none: shared memory only";
+  m.notes = "Counted per block; the benchmark runs 4 blocks per SM.";
+  return m;
+}
+
+}  // namespace
+
 std::span<const AccessVariant> access_variants() {
   static const std::array table{
       AccessVariant{{.family = "banks",
@@ -85,25 +104,29 @@ std::span<const AccessVariant> access_variants() {
                      .description = "4-byte loads at stride 1: one wavefront a warp, the reference",
                      .technique = "conflict-free: 32 lanes, 32 banks, one wavefront",
                      .smem = SmemKind::dynamic_alloc,
-                     .reference = true},
+                     .reference = true,
+                     .model = [](const Shape&, DType) { return access_model(1, 4); }},
                     4, true},
       AccessVariant{{.family = "banks",
                      .name = "u32",
                      .description = "4-byte loads of element lane*stride",
                      .technique = "n-way conflicts: lanes whose words share a bank are served in turn",
-                     .smem = SmemKind::dynamic_alloc},
+                     .smem = SmemKind::dynamic_alloc,
+                     .model = [](const Shape& s, DType) { return access_model(s.dims[0], 4); }},
                     4, false},
       AccessVariant{{.family = "banks",
                      .name = "u64",
                      .description = "8-byte loads of element lane*stride",
                      .technique = "two half-warp phases: at least two wavefronts for 32 lanes",
-                     .smem = SmemKind::dynamic_alloc},
+                     .smem = SmemKind::dynamic_alloc,
+                     .model = [](const Shape& s, DType) { return access_model(s.dims[0], 8); }},
                     8, false},
       AccessVariant{{.family = "banks",
                      .name = "u128",
                      .description = "16-byte loads of element lane*stride",
                      .technique = "four quarter-warp phases: at least four wavefronts for 32 lanes",
-                     .smem = SmemKind::dynamic_alloc},
+                     .smem = SmemKind::dynamic_alloc,
+                     .model = [](const Shape& s, DType) { return access_model(s.dims[0], 16); }},
                     16, false},
   };
   return table;

@@ -18,29 +18,28 @@ constexpr int kMaxStride = 256;
 
 }  // namespace
 
+BanksFamily::BanksFamily()
+    : BenchFamily({.name = "banks",
+                   .form = SizeForm::count,
+                   .max_dim = kMaxStride,
+                   .default_sizes = [] {
+                     std::vector<std::string> strides;
+                     for (int s = 1; s <= 64; ++s) strides.push_back(std::to_string(s));
+                     return strides;
+                   }(),
+                   .explain_size = "32"}) {}
+
 std::vector<VariantInfo> BanksFamily::variants() const {
   std::vector<VariantInfo> out;
   for (const auto& v : banks::access_variants()) out.push_back(v.info);
   return out;
 }
 
-std::vector<std::string> BanksFamily::default_sizes() const {
-  std::vector<std::string> strides;
-  for (int s = 1; s <= 64; ++s) strides.push_back(std::to_string(s));
-  return strides;
-}
-
-Shape BanksFamily::canonical(const Shape& shape) const {
-  if (shape.dims.size() != 1 || shape.dims[0] > kMaxStride)
-    throw UsageError(fmt::format("banks sizes are a stride from 1 to {}, not '{}'", kMaxStride, shape.label()));
-  return shape;
-}
-
-std::size_t BanksFamily::device_bytes(const Shape& /*shape*/, std::string_view /*dtype*/) const {
+std::size_t BanksFamily::device_bytes(const Shape& /*shape*/, DType /*type*/) const {
   return std::size_t{64} << 20;  // the per-thread sums; shared memory is on chip
 }
 
-std::vector<BenchRow> BanksFamily::run(const Shape& shape, std::string_view /*dtype*/,
+std::vector<BenchRow> BanksFamily::run(const Shape& shape, DType type,
                                        std::span<const std::string_view> variant_names,
                                        const BenchContext& ctx) const {
   const int stride = static_cast<int>(shape.dims[0]);
@@ -56,45 +55,40 @@ std::vector<BenchRow> BanksFamily::run(const Shape& shape, std::string_view /*dt
     for (const auto& v : banks::access_variants())
       if (v.info.name == name) chosen.push_back(&v);
 
-  std::vector<BenchRow> rows;
+  // Warp accesses per SM over clocks: work per run over (seconds x clock rate).
+  const double warp_accesses = static_cast<double>(blocks) * (kThreads / banks::kWarp) * kIterations * banks::kAccessUnroll;
+  const double clock_hz = ctx.device.sm_clock_khz * 1e3;
+  std::vector<Candidate> candidates;
   for (const auto* v : chosen) {
     const int s = v->fixed_stride_one ? 1 : stride;
     if (banks::access_kernel_smem(v->width, s) > ctx.device.smem_per_block_optin) continue;
-    ctx.progress(fmt::format("banks stride {}: {}", stride, v->info.name));
-    const auto launch = [&] {
+    const auto launch = [&out, v, s, blocks, &ctx] {
       banks::launch_access_kernel(v->width, s, kIterations, blocks, kThreads, out.data(), ctx.stream);
     };
-    out.poison(ctx.stream);
-    launch();
-    SMEMLAB_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
-    out.download(got, ctx.stream);
-    std::size_t wrong = 0;
-    for (int t = 0; t < threads_total; ++t)
-      wrong += got[static_cast<std::size_t>(t)] != banks::expected_access_sum(v->width, s, t % banks::kWarp, kIterations);
-
     const banks::Access access{banks::Expression::parse(fmt::format("tx*{}", s)), {}, v->width, false, 0};
     const auto predicted = banks::analyze(access);
-    const double warp_accesses = static_cast<double>(blocks) * (kThreads / banks::kWarp) * kIterations * banks::kAccessUnroll;
-    BenchRow row;
-    row.family = "banks";
-    row.variant = std::string(v->info.name);
-    row.dtype = fmt::format("{}B", v->width);
-    row.size = std::to_string(stride);
-    row.time = time_launches(launch, ctx);
-    const double clocks = row.time.median_ms * 1e-3 * ctx.device.sm_clock_khz * 1e3;
-    row.throughput = warp_accesses / ctx.device.sms / clocks;
-    row.throughput_unit = "access/clk/SM";
-    row.vs_reference = rows.empty() ? 1.0 : rows.front().time.median_ms / row.time.median_ms;
-    // One wavefront of 128 bytes a clock is the shared-memory pipe's peak.
-    row.pct_of_peak = 100.0 * row.throughput * predicted.ideal();
-    row.predicted_wavefronts = static_cast<double>(predicted.wavefronts());
-    row.verified = wrong == 0;
-    row.error = static_cast<double>(wrong) / threads_total;
-    row.max_error = row.error;
-    row.checked_against = "exact sums";
-    rows.push_back(std::move(row));
+    candidates.push_back(
+        {.name = std::string(v->info.name),
+         .check = [&, v, s, launch] {
+           out.poison(ctx.stream);
+           launch();
+           SMEMLAB_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
+           out.download(got, ctx.stream);
+           std::size_t wrong = 0;
+           for (int t = 0; t < threads_total; ++t)
+             wrong += got[static_cast<std::size_t>(t)] != banks::expected_access_sum(v->width, s, t % banks::kWarp, kIterations);
+           const double share = static_cast<double>(wrong) / threads_total;
+           return Check{wrong == 0, share, share, "exact sums"};
+         },
+         .launch = launch,
+         .dtype_label = fmt::format("{}B", v->width),
+         // One wavefront of 128 bytes a clock is the shared-memory pipe's peak.
+         .rate = Rate{warp_accesses / ctx.device.sms / clock_hz, "access/clk/SM",
+                      1.0 / static_cast<double>(predicted.ideal())},
+         .predicted_wavefronts = static_cast<double>(predicted.wavefronts())});
   }
-  return rows;
+  const Workload work{.size = std::to_string(stride), .rate = {}};
+  return measure(name(), type, work, candidates, ctx);
 }
 
 }  // namespace smemlab

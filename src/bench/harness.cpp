@@ -8,10 +8,12 @@
 #include <map>
 #include <optional>
 
-#include "smemlab/bench.hpp"
-#include "smemlab/device_memory.hpp"
+#include "bench/bench.hpp"
+#include "bench/device_memory.hpp"
+#include "bench/registry.hpp"
+#include "bench/timer.hpp"
+#include "smemlab/device_buffer.hpp"
 #include "smemlab/error.hpp"
-#include "smemlab/timer.hpp"
 
 namespace smemlab {
 
@@ -44,27 +46,91 @@ TimingStats time_host(const std::function<void()>& run, int reps) {
   return summarize(times);
 }
 
-BenchRow timed_row(std::string_view family, std::string_view variant, std::string_view dtype,
-                   std::string size, const TimingStats& time, double work, std::string_view unit,
-                   double peak, const std::vector<BenchRow>& rows) {
-  BenchRow row;
-  row.family = std::string(family);
-  row.variant = std::string(variant);
-  row.dtype = std::string(dtype);
-  row.size = std::move(size);
-  row.time = time;
-  row.throughput = work / (time.median_ms * 1e-3) * 1e-9;
-  row.throughput_unit = std::string(unit);
-  row.vs_reference = rows.empty() ? 1.0 : rows.front().time.median_ms / time.median_ms;
-  row.pct_of_peak = peak > 0 ? 100.0 * row.throughput / peak : 0.0;
-  return row;
-}
-
 TimingStats summarize(std::vector<double>& times) {
   std::sort(times.begin(), times.end());
   const std::size_t mid = times.size() / 2;
   const double median = times.size() % 2 == 1 ? times[mid] : 0.5 * (times[mid - 1] + times[mid]);
   return {median, times.front(), times.back()};
+}
+
+Rate Rate::flops(double flops, const DeviceInfo& device) {
+  return {flops * 1e-9, "GFLOP/s", device.fp32_peak_gflops};
+}
+
+Rate Rate::bytes(double bytes, const DeviceInfo& device) {
+  return {bytes * 1e-9, "GB/s", device.dram_peak_gbs};
+}
+
+namespace {
+
+// Host variants read the whole array on one core: a few runs are enough to time them.
+constexpr int kHostReps = 3;
+
+// cudaMemcpy of `bytes` from `source`: bytes read + written per second, in GB/s.
+double copy_ceiling_gbs(const void* source, std::size_t bytes, const BenchContext& ctx) {
+  DeviceBuffer<unsigned char> copy(bytes);
+  const TimingStats t = time_launches(
+      [&] {
+        SMEMLAB_CUDA_CHECK(cudaMemcpyAsync(copy.data(), source, bytes, cudaMemcpyDeviceToDevice, ctx.stream));
+      },
+      ctx);
+  return 2.0 * static_cast<double>(bytes) / (t.median_ms * 1e-3) * 1e-9;
+}
+
+}  // namespace
+
+std::vector<BenchRow> measure(std::string_view family, DType type, const Workload& work,
+                              std::span<const Candidate> candidates, const BenchContext& ctx) {
+  const double copy_gbs = work.copy_bytes > 0 ? copy_ceiling_gbs(work.copy_source, work.copy_bytes, ctx)
+                                              : std::numeric_limits<double>::quiet_NaN();
+  std::vector<BenchRow> rows;
+  for (const Candidate& c : candidates) {
+    ctx.progress(fmt::format("{} {} {}: {}", family, dtype_name(type), work.size, c.name));
+    const Check check = c.check();
+    BenchRow row;
+    row.family = std::string(family);
+    row.variant = c.name;
+    row.dtype = c.dtype_label.empty() ? std::string(dtype_name(type)) : c.dtype_label;
+    row.size = work.size;
+    row.time = c.on_host ? time_host(c.launch, kHostReps) : time_launches(c.launch, ctx);
+    const Rate rate = c.rate.value_or(work.rate);
+    row.throughput = rate.work_per_run / (row.time.median_ms * 1e-3);
+    row.throughput_unit = std::string(rate.unit);
+    row.vs_reference = rows.empty() ? 1.0 : rows.front().time.median_ms / row.time.median_ms;
+    row.pct_of_peak = rate.peak > 0 ? 100.0 * row.throughput / rate.peak : 0.0;
+    row.copy_gbs = copy_gbs;
+    row.vs_copy = row.throughput / copy_gbs;
+    row.predicted_wavefronts = c.predicted_wavefronts;
+    row.verified = check.verified;
+    row.error = check.error;
+    row.max_error = check.max_error;
+    row.checked_against = check.checked_against;
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+Shape BenchFamily::canonical(const Shape& shape) const {
+  const std::size_t rank = shape.dims.size();
+  Shape out = shape;
+  switch (spec_.form) {
+    case SizeForm::count:
+      if (rank != 1) throw UsageError(fmt::format("{} sizes are one number n, not '{}'", name(), shape.label()));
+      break;
+    case SizeForm::matrix:
+      if (rank == 3) throw UsageError(fmt::format("{} sizes are N or RxC, not '{}'", name(), shape.label()));
+      if (rank == 1) out = Shape{{shape.dims[0], shape.dims[0]}};
+      break;
+    case SizeForm::gemm:
+      if (rank == 2) throw UsageError(fmt::format("{} sizes are N or MxNxK, not '{}'", name(), shape.label()));
+      if (rank == 1) out = Shape{{shape.dims[0], shape.dims[0], shape.dims[0]}};
+      break;
+  }
+  for (const auto d : out.dims)
+    if (d > spec_.max_dim)
+      throw UsageError(fmt::format("{} size '{}': each dimension must be at most {}", name(), shape.label(),
+                                   spec_.max_dim));
+  return out;
 }
 
 namespace {
@@ -124,30 +190,29 @@ BenchPlan plan_bench(const BenchRequest& request) {
   if (chosen.empty()) {
     if (wanted.empty()) {
       for (const BenchFamily* f : families())
-        if (f->in_default_run()) chosen.push_back(f);
+        if (f->spec().in_default_run) chosen.push_back(f);
     } else {
       for (const BenchFamily* f : families())
         if (wanted.contains(f)) chosen.push_back(f);
     }
   }
 
+  std::vector<DType> requested_types;
   for (const auto& t : request.dtypes) {
-    const bool known = std::any_of(families().begin(), families().end(), [&](const BenchFamily* f) {
-      const auto types = f->dtypes();
-      return std::find(types.begin(), types.end(), t) != types.end();
-    });
-    if (!known) throw UsageError(fmt::format("unknown type '{}' (float, double)", t));
+    const auto type = parse_dtype(t);
+    if (!type) throw UsageError(fmt::format("unknown type '{}' (float, double)", t));
+    requested_types.push_back(*type);
   }
   const bool families_named = !request.families.empty() || !request.variants.empty();
 
   for (const BenchFamily* family : chosen) {
     BenchPlan::Item item{family, {}, {}, {}};
-    const auto types = family->dtypes();
-    if (request.dtypes.empty()) item.dtypes.push_back(types.front());
-    for (const auto& t : request.dtypes) {
-      const auto it = std::find(types.begin(), types.end(), t);
-      if (it != types.end() && std::find(item.dtypes.begin(), item.dtypes.end(), *it) == item.dtypes.end())
-        item.dtypes.push_back(*it);
+    const auto types = family->spec().dtypes;
+    if (requested_types.empty()) item.dtypes.push_back(types.front());
+    for (const DType t : requested_types) {
+      const bool runs = std::find(types.begin(), types.end(), t) != types.end();
+      if (runs && std::find(item.dtypes.begin(), item.dtypes.end(), t) == item.dtypes.end())
+        item.dtypes.push_back(t);
     }
     if (item.dtypes.empty()) {
       if (!families_named) continue;  // e.g. --type double skips the float-only families
@@ -163,7 +228,7 @@ BenchPlan plan_bench(const BenchRequest& request) {
         item.variants.push_back(v.name);
     }
     const std::vector<std::string> sizes =
-        request.sizes.empty() ? family->default_sizes() : request.sizes;
+        request.sizes.empty() ? family->spec().default_sizes : request.sizes;
     for (const auto& text : sizes) {
       const Shape shape = parse_shape(text);  // malformed sizes are errors for every family
       try {
@@ -183,21 +248,22 @@ BenchPlan plan_bench(const BenchRequest& request) {
   return plan;
 }
 
-void check_fits(const BenchPlan& plan, const DeviceInfo& device) {
+void require_device_memory(std::size_t need, const DeviceInfo& device, std::string_view what) {
   // The L2 flush buffer and a margin for the context, cuBLAS workspaces and the allocator.
   const std::size_t overhead = 2 * device.l2_bytes + (std::size_t{256} << 20);
-  for (const auto& item : plan.items) {
-    for (const auto& shape : item.sizes) {
-      for (const auto dtype : item.dtypes) {
-        const std::size_t need = item.family->device_bytes(shape, dtype);
-        if (need > device.global_mem_bytes || device.global_mem_bytes - need < overhead)
-          throw UsageError(fmt::format(
-              "size {} of {} ({}) needs {:.2f} GiB of device memory; {} has {:.2f} GiB",
-              shape.label(), item.family->name(), dtype, static_cast<double>(need) / (1 << 30),
-              device.name, static_cast<double>(device.global_mem_bytes) / (1 << 30)));
-      }
-    }
-  }
+  if (need > device.global_mem_bytes || device.global_mem_bytes - need < overhead)
+    throw UsageError(fmt::format("{} needs {:.2f} GiB of device memory; {} has {:.2f} GiB", what,
+                                 static_cast<double>(need) / (1 << 30), device.name,
+                                 static_cast<double>(device.global_mem_bytes) / (1 << 30)));
+}
+
+void check_fits(const BenchPlan& plan, const DeviceInfo& device) {
+  for (const auto& item : plan.items)
+    for (const auto& shape : item.sizes)
+      for (const DType type : item.dtypes)
+        require_device_memory(item.family->device_bytes(shape, type), device,
+                              fmt::format("size {} of {} ({})", shape.label(), item.family->name(),
+                                          dtype_name(type)));
 }
 
 namespace {

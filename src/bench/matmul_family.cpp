@@ -1,17 +1,18 @@
-// The matmul family in the benchmark: random inputs, cuBLAS as the reference, every output
+// The matmul families in the benchmark: random inputs, cuBLAS as the reference, every output
 // checked (against a double-precision CPU product, or cuBLAS where that would take too long),
 // then timed.
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <climits>
+#include <functional>
 
+#include "bench/device_memory.hpp"
 #include "bench/families.hpp"
+#include "bench/verify.hpp"
+#include "smemlab/cublas.hpp"
 #include "smemlab/device_buffer.hpp"
-#include "smemlab/device_memory.hpp"
 #include "smemlab/error.hpp"
 #include "smemlab/matmul.hpp"
-#include "smemlab/verify.hpp"
 
 namespace smemlab {
 namespace {
@@ -56,48 +57,23 @@ std::vector<float> gather_rows(const std::vector<float>& matrix, int cols,
   return out;
 }
 
-}  // namespace
+using GemmLaunch = std::function<void(const matmul::GemmArgs&, const LaunchContext&)>;
 
-std::vector<VariantInfo> MatmulFamily::variants() const {
-  std::vector<VariantInfo> out;
-  for (const auto& v : matmul::variants()) out.push_back(v.info);
-  return out;
-}
+// A GEMM launch to verify and time: a registered variant or a tile configuration.
+struct GemmCandidate {
+  std::string name;
+  GemmLaunch launch;
+};
 
-std::vector<std::string> MatmulFamily::default_sizes() const {
-  // The seeds' sizes, and the SGEMM targets: squares (4095 and 4097 are multiples of no
-  // tile), a tall and a wide product.
-  return {"256",  "512",  "1024", "2048",           "4095",
-          "4096", "4097", "8192", "8192x1024x4096", "1024x8192x4096"};
-}
-
-Shape MatmulFamily::canonical(const Shape& shape) const {
-  if (shape.dims.size() == 2)
-    throw UsageError(fmt::format("matmul sizes are N or MxNxK, not '{}'", shape.label()));
-  Shape out = shape.dims.size() == 1 ? Shape{{shape.dims[0], shape.dims[0], shape.dims[0]}} : shape;
-  for (const auto d : out.dims)
-    if (d > INT_MAX)
-      throw UsageError(fmt::format("matmul size '{}': each dimension must be at most {}",
-                                   shape.label(), INT_MAX));
-  return out;
-}
-
-std::size_t MatmulFamily::device_bytes(const Shape& shape, std::string_view /*dtype*/) const {
-  const auto m = static_cast<std::size_t>(shape.dims[0]);
-  const auto n = static_cast<std::size_t>(shape.dims[1]);
-  const auto k = static_cast<std::size_t>(shape.dims[2]);
-  return (m * k + k * n + m * n) * sizeof(float);
-}
-
+// Verifies every candidate at one shape, cuBLAS first as the reference, then times it.
 std::vector<BenchRow> run_gemm_candidates(std::string_view family, const Shape& shape,
-                                          std::span<const GemmCandidate> candidates,
+                                          std::span<const GemmCandidate> gemms,
                                           const BenchContext& ctx) {
   const Dims d = dims_of(shape);
-  const std::string label = size_label(d);
   const auto mk = static_cast<std::size_t>(d.m) * d.k;
   const auto kn = static_cast<std::size_t>(d.k) * d.n;
   const auto mn = static_cast<std::size_t>(d.m) * d.n;
-  ctx.progress(fmt::format("{} {}: inputs and reference", family, label));
+  ctx.progress(fmt::format("{} {}: inputs and reference", family, size_label(d)));
 
   DeviceBuffer<float> a(mk);
   DeviceBuffer<float> b(kn);
@@ -123,7 +99,7 @@ std::vector<BenchRow> run_gemm_candidates(std::string_view family, const Shape& 
   const double tol = matmul::relative_tolerance(d.k);
 
   std::vector<float> c_host(mn);
-  const auto run_checked = [&](const GemmCandidate::Launch& launch) {
+  const auto run_checked = [&](const GemmLaunch& launch) {
     c.poison(ctx.stream);
     launch(args, launch_ctx);
     SMEMLAB_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
@@ -134,60 +110,48 @@ std::vector<BenchRow> run_gemm_candidates(std::string_view family, const Shape& 
     const std::vector<float> sampled = gather_rows(c_host, d.n, rows);
     return compare_matrix<float>(rows.size(), d.n, sampled.data(), d.n, cpu_ref.data(), d.n);
   };
-
-  std::vector<BenchRow> out;
-  const auto measure = [&](std::string_view name, const GemmCandidate::Launch& launch,
-                           const ErrorStats& err, std::string checked_against) {
-    ctx.progress(fmt::format("{} {}: timing {}", family, label, name));
-    BenchRow row = timed_row(family, name, "float", label,
-                             time_launches([&] { launch(args, launch_ctx); }, ctx),
-                             2.0 * d.m * d.n * d.k, "GFLOP/s", ctx.device.fp32_peak_gflops, out);
-    row.verified = err.within(tol);
-    row.error = err.relative;
-    row.max_error = err.max_element;
-    row.checked_against = std::move(checked_against);
-    out.push_back(std::move(row));
+  const auto verdict = [&](const ErrorStats& err, std::string against) {
+    return Check{err.within(tol), err.relative, err.max_element, std::move(against)};
   };
 
-  // The reference: checked against the CPU on all rows, or on the sampled rows.
+  // The reference is checked against the CPU on all rows, or on the sampled rows. Every
+  // variant is checked on all of C: against the CPU when it has all rows, else against cuBLAS
+  // (itself just checked against the CPU's sampled rows).
   const matmul::GemmVariant& reference = matmul::find("cublas");
-  const GemmCandidate::Launch cublas_launch = [&](const matmul::GemmArgs& g, const LaunchContext& lc) {
-    matmul::gemm(reference, g, lc);
-  };
-  run_checked(cublas_launch);
-  measure(reference.info.name, cublas_launch, against_cpu(),
-          full_cpu ? "cpu-fp64" : "cpu-fp64-sampled-rows");
-  // Every variant is checked on all of C: against the CPU when it has all rows, else against
-  // cuBLAS (itself just checked against the CPU's sampled rows).
-  const std::vector<double> cublas_c = full_cpu ? std::vector<double>{}
-                                                : std::vector<double>(c_host.begin(), c_host.end());
-  for (const auto& candidate : candidates) {
-    run_checked(candidate.launch);
-    const ErrorStats err =
-        full_cpu ? against_cpu()
-                 : compare_matrix<float>(d.m, d.n, c_host.data(), d.n, cublas_c.data(), d.n);
-    measure(candidate.name, candidate.launch, err, full_cpu ? "cpu-fp64" : "cublas");
+  std::vector<double> cublas_c;
+  std::vector<Candidate> candidates;
+  candidates.push_back({.name = std::string(reference.info.name),
+                        .check = [&] {
+                          run_checked([&](const matmul::GemmArgs& g, const LaunchContext& lc) {
+                            matmul::gemm(reference, g, lc);
+                          });
+                          if (!full_cpu) cublas_c.assign(c_host.begin(), c_host.end());
+                          return verdict(against_cpu(), full_cpu ? "cpu-fp64" : "cpu-fp64-sampled-rows");
+                        },
+                        .launch = [&] { matmul::gemm(reference, args, launch_ctx); }});
+  for (const GemmCandidate& g : gemms) {
+    candidates.push_back(
+        {.name = g.name,
+         .check = [&] {
+           run_checked(g.launch);
+           if (full_cpu) return verdict(against_cpu(), "cpu-fp64");
+           return verdict(compare_matrix<float>(d.m, d.n, c_host.data(), d.n, cublas_c.data(), d.n), "cublas");
+         },
+         .launch = [&] { g.launch(args, launch_ctx); }});
   }
-  return out;
+  const Workload work{.size = size_label(d), .rate = Rate::flops(2.0 * d.m * d.n * d.k, ctx.device)};
+  return measure(family, DType::f32, work, candidates, ctx);
 }
 
-std::vector<BenchRow> MatmulFamily::run(const Shape& shape, std::string_view /*dtype: float*/,
-                                        std::span<const std::string_view> variant_names,
-                                        const BenchContext& ctx) const {
-  std::vector<GemmCandidate> candidates;
-  for (const auto name : variant_names) {
-    const matmul::GemmVariant& v = matmul::find(name);
-    candidates.push_back({std::string(name), [&v](const matmul::GemmArgs& g, const LaunchContext& lc) {
-                            matmul::gemm(v, g, lc);
-                          }});
-  }
-  return run_gemm_candidates("matmul", shape, candidates, ctx);
+// A (MxK), B (KxN) and C (MxN) in float.
+std::size_t gemm_device_bytes(const Shape& shape) {
+  const auto m = static_cast<std::size_t>(shape.dims[0]);
+  const auto n = static_cast<std::size_t>(shape.dims[1]);
+  const auto k = static_cast<std::size_t>(shape.dims[2]);
+  return (m * k + k * n + m * n) * sizeof(float);
 }
 
-// The tuning sweep's family: every compiled tile configuration x raster group x split-K
-// slices, as the autotuned variant could launch them. Not part of a default run.
-namespace {
-
+// The sweep's candidates: every compiled tile configuration x raster group x split-K slices.
 struct TileCandidate {
   std::string name;
   matmul::TileChoice choice;
@@ -207,6 +171,43 @@ const std::vector<TileCandidate>& tile_candidates() {
 
 }  // namespace
 
+MatmulFamily::MatmulFamily()
+    : BenchFamily({.name = "matmul",
+                   .form = SizeForm::gemm,
+                   // The seeds' sizes, and the SGEMM targets: squares (4095 and 4097 are multiples
+                   // of no tile), a tall and a wide product.
+                   .default_sizes = {"256", "512", "1024", "2048", "4095", "4096", "4097", "8192",
+                                     "8192x1024x4096", "1024x8192x4096"},
+                   .explain_size = "2048"}) {}
+
+std::vector<VariantInfo> MatmulFamily::variants() const { return infos_of(matmul::variants()); }
+
+std::size_t MatmulFamily::device_bytes(const Shape& shape, DType /*type: float*/) const {
+  return gemm_device_bytes(shape);
+}
+
+std::vector<BenchRow> MatmulFamily::run(const Shape& shape, DType /*type: float*/,
+                                        std::span<const std::string_view> variant_names,
+                                        const BenchContext& ctx) const {
+  std::vector<GemmCandidate> gemms;
+  for (const auto name : variant_names) {
+    const matmul::GemmVariant& v = matmul::find(name);
+    gemms.push_back({std::string(name), [&v](const matmul::GemmArgs& g, const LaunchContext& lc) {
+                       matmul::gemm(v, g, lc);
+                     }});
+  }
+  return run_gemm_candidates(name(), shape, gemms, ctx);
+}
+
+MatmulTilesFamily::MatmulTilesFamily()
+    : BenchFamily({.name = "matmul-tiles",
+                   .form = SizeForm::gemm,
+                   // One or more shapes of each class the tuning table distinguishes.
+                   .default_sizes = {"1024", "2048", "4095", "4096", "4097", "8192", "8192x1024x4096",
+                                     "1024x8192x4096"},
+                   .explain_size = "2048",
+                   .in_default_run = false}) {}
+
 std::vector<VariantInfo> MatmulTilesFamily::variants() const {
   std::vector<VariantInfo> out;
   out.push_back(matmul::find("cublas").info);
@@ -216,30 +217,31 @@ std::vector<VariantInfo> MatmulTilesFamily::variants() const {
                    .name = c.name,
                    .description = "a configuration the autotuned variant can choose",
                    .technique = "tile configuration / raster group / split-K slices",
-                   .smem = SmemKind::dynamic_alloc});
+                   .smem = SmemKind::dynamic_alloc,
+                   .why_no_model = "a configuration of the autotuned variant; each configuration's "
+                                   "measured counters are in docs/perf/sgemm.md"});
   return out;
 }
 
-std::vector<std::string> MatmulTilesFamily::default_sizes() const {
-  // One or more shapes of each class the tuning table distinguishes, from the SGEMM targets.
-  return {"1024", "2048", "4095", "4096", "4097", "8192", "8192x1024x4096", "1024x8192x4096"};
+std::size_t MatmulTilesFamily::device_bytes(const Shape& shape, DType /*type: float*/) const {
+  return gemm_device_bytes(shape);
 }
 
-std::vector<BenchRow> MatmulTilesFamily::run(const Shape& shape, std::string_view /*dtype*/,
+std::vector<BenchRow> MatmulTilesFamily::run(const Shape& shape, DType /*type: float*/,
                                              std::span<const std::string_view> variant_names,
                                              const BenchContext& ctx) const {
-  std::vector<GemmCandidate> candidates;
+  std::vector<GemmCandidate> gemms;
   for (const auto name : variant_names) {
     const auto& all = tile_candidates();
     const auto it = std::find_if(all.begin(), all.end(),
                                  [&](const TileCandidate& c) { return c.name == name; });
     if (it == all.end()) throw UsageError(fmt::format("unknown tile candidate '{}'", name));
     const matmul::TileChoice choice = it->choice;
-    candidates.push_back({it->name, [choice](const matmul::GemmArgs& g, const LaunchContext& lc) {
-                            matmul::gemm_tiles(choice, g, lc);
-                          }});
+    gemms.push_back({it->name, [choice](const matmul::GemmArgs& g, const LaunchContext& lc) {
+                       matmul::gemm_tiles(choice, g, lc);
+                     }});
   }
-  return run_gemm_candidates("matmul-tiles", shape, candidates, ctx);
+  return run_gemm_candidates(name(), shape, gemms, ctx);
 }
 
 }  // namespace smemlab

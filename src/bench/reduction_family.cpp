@@ -1,31 +1,69 @@
 // The reduction family in the benchmark: random inputs of both signs, CUB as the reference, the
 // device-to-device copy of the same bytes as the ceiling, every result checked against the
-// compensated CPU sum before it is timed.
+// compensated CPU sum before it is timed. `smemlab sum` runs every variant the same way on
+// copies of one value.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
+#include "bench/device_memory.hpp"
 #include "bench/families.hpp"
 #include "smemlab/device_buffer.hpp"
-#include "smemlab/device_memory.hpp"
 #include "smemlab/error.hpp"
 #include "smemlab/reduce.hpp"
 
 namespace smemlab {
 namespace {
 
-// Host variants read the whole array on one core: a few runs are enough to time them.
-constexpr int kHostReps = 3;
+// An array on the device and on the host, and what the chosen variants need to sum it.
+template <class T>
+class SumRun {
+ public:
+  SumRun(const T* in, std::vector<T> host, std::span<const reduce::ReduceVariant* const> variants,
+         cudaStream_t stream)
+      : in_(in), host_(std::move(host)), stream_(stream) {
+    std::size_t bytes = 0;
+    for (const auto* v : variants) bytes = std::max(bytes, reduce::workspace_bytes<T>(*v, host_.size()));
+    workspace_ = DeviceBuffer<unsigned char>(bytes);
+  }
+
+  // One run, on the stream (device variants) or here (host variants).
+  T launch(const reduce::ReduceVariant& v) {
+    const auto& o = reduce::ops<T>(v);
+    if (o.host != nullptr) return o.host(host_.data(), host_.size());
+    reduce::sum<T>(v, {in_, host_.size(), out_.data(), workspace_.data()}, {stream_});
+    return T{};
+  }
+
+  // One run read back: the workspace zeroed first (as single_pass requires), the output poisoned.
+  T result(const reduce::ReduceVariant& v) {
+    if (reduce::ops<T>(v).host != nullptr) return launch(v);
+    SMEMLAB_CUDA_CHECK(cudaMemsetAsync(workspace_.data(), 0, workspace_.bytes(), stream_));
+    out_.poison(stream_);
+    launch(v);
+    std::vector<T> got(1);
+    out_.download(got, stream_);
+    return got[0];
+  }
+
+  [[nodiscard]] const std::vector<T>& host() const { return host_; }
+
+ private:
+  const T* in_;
+  std::vector<T> host_;
+  cudaStream_t stream_;
+  DeviceBuffer<unsigned char> workspace_;
+  DeviceBuffer<T> out_{1};
+};
 
 template <class T>
-std::vector<BenchRow> run_typed(std::int64_t count, std::string_view dtype,
-                                std::span<const std::string_view> variant_names,
+std::vector<BenchRow> run_typed(const Shape& shape, std::span<const std::string_view> variant_names,
                                 const BenchContext& ctx) {
-  const auto n = static_cast<std::size_t>(count);
-  const std::string label = count_label(count);
-  const double bytes = static_cast<double>(n) * sizeof(T);
-  ctx.progress(fmt::format("reduction {} {}: inputs, reference and copy ceiling", dtype, label));
+  const auto n = static_cast<std::size_t>(shape.dims[0]);
+  const std::string label = count_label(shape.dims[0]);
+  ctx.progress(fmt::format("reduction {} {}: inputs and reference", dtype_name(dtype_of<T>), label));
 
   DeviceBuffer<T> in(n);
   fill_uniform(in.data(), n, 3, T(-1), T(1), ctx.stream);
@@ -34,62 +72,57 @@ std::vector<BenchRow> run_typed(std::int64_t count, std::string_view dtype,
   const reduce::ReferenceSum ref = reduce::reference_sum(host.data(), n);
   const double tol = reduce::tolerance<T>(n);
 
-  double copy_gbs = 0.0;
-  {
-    DeviceBuffer<T> copy(n);
-    const TimingStats t = time_launches(
-        [&] {
-          SMEMLAB_CUDA_CHECK(cudaMemcpyAsync(copy.data(), in.data(), n * sizeof(T),
-                                             cudaMemcpyDeviceToDevice, ctx.stream));
-        },
-        ctx);
-    copy_gbs = 2.0 * bytes / (t.median_ms * 1e-3) * 1e-9;  // read + written
-  }
-
   std::vector<const reduce::ReduceVariant*> chosen{&reduce::find("cub")};
-  for (const auto name : variant_names) chosen.push_back(&reduce::find(name));
-  std::size_t workspace_bytes = 0;
-  for (const auto* v : chosen) {
-    const auto& o = reduce::ops<T>(*v);
-    if (o.device != nullptr) workspace_bytes = std::max(workspace_bytes, o.workspace_bytes(n));
+  for (const auto name : variant_names) {
+    const auto& v = reduce::find(name);
+    if (v.info.runs(dtype_of<T>)) chosen.push_back(&v);  // e.g. cpu_float has no double version
   }
-  DeviceBuffer<unsigned char> workspace(workspace_bytes);
-  DeviceBuffer<T> out(1);
+  SumRun<T> sums(in.data(), std::move(host), chosen, ctx.stream);
 
-  std::vector<BenchRow> rows;
+  std::vector<Candidate> candidates;
   for (const auto* v : chosen) {
-    const auto& o = reduce::ops<T>(*v);
-    if (!o.exists()) continue;  // e.g. cpu_float has no double version
-    ctx.progress(fmt::format("reduction {} {}: {}", dtype, label, v->info.name));
-    T result{};
-    TimingStats time;
-    if (o.host != nullptr) {
-      result = o.host(host.data(), n);
-      time = time_host([&] { result = o.host(host.data(), n); }, kHostReps);
-    } else {
-      // The workspace starts zeroed, as the single-pass variant's counter requires.
-      SMEMLAB_CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0, workspace.bytes(), ctx.stream));
-      out.poison(ctx.stream);
-      reduce::sum(*v, in.data(), n, out.data(), workspace.data(), ctx.stream);
-      SMEMLAB_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
-      std::vector<T> got(1);
-      out.download(got, ctx.stream);
-      result = got[0];
-      time = time_launches(
-          [&] { reduce::sum(*v, in.data(), n, out.data(), workspace.data(), ctx.stream); }, ctx);
-    }
-    const double error = std::abs(static_cast<double>(result) - ref.sum) / ref.abs_sum;
-    BenchRow row = timed_row("reduction", v->info.name, dtype, label, time, bytes, "GB/s",
-                             ctx.device.dram_peak_gbs, rows);
-    row.checked_against = "cpu-fp64-compensated";
-    row.copy_gbs = copy_gbs;
-    row.vs_copy = row.throughput / copy_gbs;
-    row.verified = std::isfinite(static_cast<double>(result)) && error <= tol;
-    row.error = error;
-    row.max_error = error;
-    rows.push_back(std::move(row));
+    candidates.push_back({.name = std::string(v->info.name),
+                          .check = [&sums, &ref, tol, v] {
+                            const T got = sums.result(*v);
+                            const double error = std::abs(static_cast<double>(got) - ref.sum) / ref.abs_sum;
+                            return Check{std::isfinite(static_cast<double>(got)) && error <= tol, error, error,
+                                         "cpu-fp64-compensated"};
+                          },
+                          .launch = [&sums, v] { (void)sums.launch(*v); },
+                          .on_host = reduce::ops<T>(*v).host != nullptr});
   }
-  return rows;
+  const double bytes = static_cast<double>(n) * sizeof(T);
+  const Workload work{.size = label,
+                      .rate = Rate::bytes(bytes, ctx.device),
+                      .copy_source = in.data(),
+                      .copy_bytes = n * sizeof(T)};
+  return measure("reduction", dtype_of<T>, work, candidates, ctx);
+}
+
+// Every variant on n copies of one value, beside the exact sum of the stored values.
+template <class T>
+std::string sum_copies(double value, std::size_t n, const DeviceInfo& device) {
+  const T stored = static_cast<T>(value);
+  const double exact = static_cast<double>(stored) * static_cast<double>(n);  // exact to ~1e-16
+  require_device_memory(n * sizeof(T) * 2, device, fmt::format("--count {}", n));
+  SMEMLAB_CUDA_CHECK(cudaSetDevice(device.ordinal));
+  DeviceBuffer<T> in(n);
+  fill_value(in.data(), n, stored, nullptr);
+  std::vector<const reduce::ReduceVariant*> all;
+  for (const auto& v : reduce::variants())
+    if (v.info.runs(dtype_of<T>)) all.push_back(&v);
+  SumRun<T> sums(in.data(), std::vector<T>(n, stored), all, nullptr);
+
+  std::string out = fmt::format("{} x {} ({} stores {:.17g}); exact sum of the stored values: {:.17g}\n", n,
+                                value, dtype_name(dtype_of<T>), static_cast<double>(stored), exact);
+  out += fmt::format("{:<24}{:>26}{:>16}\n", "variant", "sum", "relative error");
+  for (const auto* v : all) {
+    const T got = sums.result(*v);
+    const double error = exact == 0.0 ? std::abs(static_cast<double>(got))
+                                      : std::abs((static_cast<double>(got) - exact) / exact);
+    out += fmt::format("{:<24}{:>26.17g}{:>16.2e}\n", v->info.name, static_cast<double>(got), error);
+  }
+  return out;
 }
 
 }  // namespace
@@ -100,33 +133,31 @@ std::string count_label(std::int64_t n) {
   return std::to_string(n);
 }
 
-std::vector<VariantInfo> ReductionFamily::variants() const {
-  std::vector<VariantInfo> out;
-  for (const auto& v : reduce::variants()) out.push_back(v.info);
-  return out;
+std::string sum_of_copies(double value, std::int64_t count, DType type, const DeviceInfo& device) {
+  const auto n = static_cast<std::size_t>(count);
+  return type == DType::f64 ? sum_copies<double>(value, n, device) : sum_copies<float>(value, n, device);
 }
 
-std::vector<std::string> ReductionFamily::default_sizes() const {
-  return {"2^20", "2^24", "2^26", "2^28", "100000007"};
-}
+ReductionFamily::ReductionFamily()
+    : BenchFamily({.name = "reduction",
+                   .form = SizeForm::count,
+                   .max_dim = INT64_MAX,
+                   .default_sizes = {"2^20", "2^24", "2^26", "2^28", "100000007"},
+                   .explain_size = "2^24",
+                   .dtypes = kFloatAndDouble}) {}
 
-Shape ReductionFamily::canonical(const Shape& shape) const {
-  if (shape.dims.size() != 1)
-    throw UsageError(fmt::format("reduction sizes are one number n, not '{}'", shape.label()));
-  return shape;
-}
+std::vector<VariantInfo> ReductionFamily::variants() const { return infos_of(reduce::variants()); }
 
-std::size_t ReductionFamily::device_bytes(const Shape& shape, std::string_view dtype) const {
+std::size_t ReductionFamily::device_bytes(const Shape& shape, DType type) const {
   // The input, the copy that measures the ceiling (or global_memory's padded copy), partials.
-  const std::size_t elem = dtype == "double" ? 8 : 4;
-  return static_cast<std::size_t>(shape.dims[0]) * elem * 2 + (std::size_t{64} << 20);
+  return static_cast<std::size_t>(shape.dims[0]) * dtype_bytes(type) * 2 + (std::size_t{64} << 20);
 }
 
-std::vector<BenchRow> ReductionFamily::run(const Shape& shape, std::string_view dtype,
+std::vector<BenchRow> ReductionFamily::run(const Shape& shape, DType type,
                                            std::span<const std::string_view> variant_names,
                                            const BenchContext& ctx) const {
-  if (dtype == "double") return run_typed<double>(shape.dims[0], dtype, variant_names, ctx);
-  return run_typed<float>(shape.dims[0], dtype, variant_names, ctx);
+  if (type == DType::f64) return run_typed<double>(shape, variant_names, ctx);
+  return run_typed<float>(shape, variant_names, ctx);
 }
 
 }  // namespace smemlab

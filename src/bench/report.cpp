@@ -1,12 +1,17 @@
-#include "smemlab/report.hpp"
+#include "bench/report.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 #include <array>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 
 #include "smemlab/error.hpp"
 
@@ -185,6 +190,37 @@ std::string describe(const DeviceInfo& d) {
   out += fmt::format("DRAM peak           {:.0f} GB/s (2 x bus width x memory clock)\n",
                      d.dram_peak_gbs);
   return out;
+}
+
+void check_writable(const std::string& path) {
+  if (path.empty()) return;
+  const std::filesystem::path p(path);
+  const auto dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec))
+    throw UsageError(fmt::format("--output {}: directory '{}' does not exist", path, dir.string()));
+  if (std::filesystem::is_directory(p, ec)) throw UsageError(fmt::format("--output {}: is a directory", path));
+  if (access(dir.c_str(), W_OK) != 0)
+    throw UsageError(fmt::format("--output {}: directory '{}' is not writable", path, dir.string()));
+}
+
+void write_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = fmt::format("{}.tmp{}", path, getpid());
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << text;
+    f.close();
+    if (!f) {
+      std::remove(tmp.c_str());
+      throw std::runtime_error(fmt::format("could not write {}", tmp));
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error(fmt::format("could not write {}: {}", path, ec.message()));
+  }
 }
 
 }  // namespace smemlab

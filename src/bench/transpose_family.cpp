@@ -3,12 +3,12 @@
 // output (a transpose moves bits: any difference is an error).
 #include <fmt/format.h>
 
-#include <climits>
 #include <cstring>
 
+#include "bench/device_memory.hpp"
 #include "bench/families.hpp"
+#include "smemlab/cublas.hpp"
 #include "smemlab/device_buffer.hpp"
-#include "smemlab/device_memory.hpp"
 #include "smemlab/error.hpp"
 #include "smemlab/transpose.hpp"
 
@@ -33,26 +33,19 @@ std::size_t mismatches(const std::vector<T>& in, const std::vector<T>& out, int 
 }
 
 template <class T>
-std::vector<BenchRow> run_typed(int rows, int cols, std::string_view dtype,
-                                std::span<const std::string_view> variant_names,
+std::vector<BenchRow> run_typed(const Shape& shape, std::span<const std::string_view> variant_names,
                                 const BenchContext& ctx) {
+  const int rows = static_cast<int>(shape.dims[0]);
+  const int cols = static_cast<int>(shape.dims[1]);
   const std::string label = rows == cols ? std::to_string(rows) : fmt::format("{}x{}", rows, cols);
   const std::size_t count = static_cast<std::size_t>(rows) * cols;
-  const double bytes = 2.0 * static_cast<double>(count) * sizeof(T);  // read + written
-  ctx.progress(fmt::format("transpose {} {}: inputs and copy ceiling", dtype, label));
+  ctx.progress(fmt::format("transpose {} {}: inputs", dtype_name(dtype_of<T>), label));
 
   DeviceBuffer<T> in(count);
   DeviceBuffer<T> out(count);
   fill_uniform(in.data(), count, 4, T(-1), T(1), ctx.stream);
   std::vector<T> host_in(count);
   in.download(host_in, ctx.stream);
-  const TimingStats copy_time = time_launches(
-      [&] {
-        SMEMLAB_CUDA_CHECK(cudaMemcpyAsync(out.data(), in.data(), count * sizeof(T),
-                                           cudaMemcpyDeviceToDevice, ctx.stream));
-      },
-      ctx);
-  const double copy_gbs = bytes / (copy_time.median_ms * 1e-3) * 1e-9;
 
   const CublasHandle cublas;
   const LaunchContext launch_ctx{ctx.stream, cublas.get()};
@@ -61,64 +54,49 @@ std::vector<BenchRow> run_typed(int rows, int cols, std::string_view dtype,
   for (const auto name : variant_names) chosen.push_back(&transpose::find(name));
 
   std::vector<T> host_out(count);
-  std::vector<BenchRow> result;
+  std::vector<Candidate> candidates;
   for (const auto* v : chosen) {
-    ctx.progress(fmt::format("transpose {} {}: {}", dtype, label, v->info.name));
-    out.poison(ctx.stream);
-    transpose::run(*v, args, launch_ctx);
-    SMEMLAB_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
-    out.download(host_out, ctx.stream);
-    const std::size_t bad = mismatches(host_in, host_out, rows, cols, v->launch.copies);
-
-    BenchRow row = timed_row("transpose", v->info.name, dtype, label,
-                             time_launches([&] { transpose::run(*v, args, launch_ctx); }, ctx), bytes,
-                             "GB/s", ctx.device.dram_peak_gbs, result);
-    row.copy_gbs = copy_gbs;
-    row.vs_copy = row.throughput / copy_gbs;
-    row.verified = bad == 0;
-    row.error = static_cast<double>(bad) / static_cast<double>(count);  // share of wrong elements
-    row.max_error = row.error;
-    row.checked_against = v->launch.copies ? "exact copy" : "exact transpose";
-    result.push_back(std::move(row));
+    candidates.push_back({.name = std::string(v->info.name),
+                          .check = [&, v] {
+                            out.poison(ctx.stream);
+                            transpose::run(*v, args, launch_ctx);
+                            SMEMLAB_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
+                            out.download(host_out, ctx.stream);
+                            const std::size_t bad = mismatches(host_in, host_out, rows, cols, v->launch.copies);
+                            const double share = static_cast<double>(bad) / static_cast<double>(count);
+                            return Check{bad == 0, share, share,  // the share of wrong elements
+                                         v->launch.copies ? "exact copy" : "exact transpose"};
+                          },
+                          .launch = [&, v] { transpose::run(*v, args, launch_ctx); }});
   }
-  return result;
+  const Workload work{.size = label,
+                      .rate = Rate::bytes(2.0 * static_cast<double>(count) * sizeof(T), ctx.device),  // read + written
+                      .copy_source = in.data(),
+                      .copy_bytes = count * sizeof(T)};
+  return measure("transpose", dtype_of<T>, work, candidates, ctx);
 }
 
 }  // namespace
 
-std::vector<VariantInfo> TransposeFamily::variants() const {
-  std::vector<VariantInfo> out;
-  for (const auto& v : transpose::variants()) out.push_back(v.info);
-  return out;
+TransposeFamily::TransposeFamily()
+    : BenchFamily({.name = "transpose",
+                   .form = SizeForm::matrix,
+                   .default_sizes = {"1024", "4096", "8192", "16384", "8192x4096", "4097x1025"},
+                   .explain_size = "8192",
+                   .dtypes = kFloatAndDouble}) {}
+
+std::vector<VariantInfo> TransposeFamily::variants() const { return infos_of(transpose::variants()); }
+
+std::size_t TransposeFamily::device_bytes(const Shape& shape, DType type) const {
+  // The input, the output and the copy ceiling's destination.
+  return static_cast<std::size_t>(shape.dims[0]) * static_cast<std::size_t>(shape.dims[1]) * dtype_bytes(type) * 3;
 }
 
-std::vector<std::string> TransposeFamily::default_sizes() const {
-  return {"1024", "4096", "8192", "16384", "8192x4096", "4097x1025"};
-}
-
-Shape TransposeFamily::canonical(const Shape& shape) const {
-  if (shape.dims.size() == 3)
-    throw UsageError(fmt::format("transpose sizes are N or RxC, not '{}'", shape.label()));
-  Shape out = shape.dims.size() == 1 ? Shape{{shape.dims[0], shape.dims[0]}} : shape;
-  for (const auto d : out.dims)
-    if (d > INT_MAX)
-      throw UsageError(fmt::format("transpose size '{}': each dimension must be at most {}",
-                                   shape.label(), INT_MAX));
-  return out;
-}
-
-std::size_t TransposeFamily::device_bytes(const Shape& shape, std::string_view dtype) const {
-  const std::size_t elem = dtype == "double" ? 8 : 4;
-  return static_cast<std::size_t>(shape.dims[0]) * static_cast<std::size_t>(shape.dims[1]) * elem * 2;
-}
-
-std::vector<BenchRow> TransposeFamily::run(const Shape& shape, std::string_view dtype,
+std::vector<BenchRow> TransposeFamily::run(const Shape& shape, DType type,
                                            std::span<const std::string_view> variant_names,
                                            const BenchContext& ctx) const {
-  const int rows = static_cast<int>(shape.dims[0]);
-  const int cols = static_cast<int>(shape.dims[1]);
-  if (dtype == "double") return run_typed<double>(rows, cols, dtype, variant_names, ctx);
-  return run_typed<float>(rows, cols, dtype, variant_names, ctx);
+  if (type == DType::f64) return run_typed<double>(shape, variant_names, ctx);
+  return run_typed<float>(shape, variant_names, ctx);
 }
 
 }  // namespace smemlab

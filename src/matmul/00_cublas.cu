@@ -25,7 +25,8 @@ GemmVariant cublas_variant() {
            .description = "cuBLAS SGEMM, FP32 arithmetic (no TF32): the reference",
            .technique = "vendor library: what a user would call instead of writing a kernel",
            .smem = SmemKind::dynamic_alloc,
-           .reference = true},
+           .reference = true,
+           .why_no_model = "a vendor library: its kernels are not modelled"},
           launch_cublas};
 }
 

@@ -37,7 +37,8 @@ GemmVariant naive_variant() {
            .name = "naive",
            .description = "one thread per output, A and B read from global memory",
            .technique = "baseline: 2K global loads per output, reuse left to the caches",
-           .smem = SmemKind::none},
+           .smem = SmemKind::none,
+           .why_no_model = "uses no shared memory"},
           launch_naive};
 }
 

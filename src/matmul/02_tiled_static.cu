@@ -5,6 +5,7 @@
 // (two shared loads per FMA) rather than by global memory. Tile 32 halves global traffic
 // against tile 16 but runs 1024 threads a block, which caps residency at two blocks per SM.
 #include "matmul/square_tile.cuh"
+#include "matmul/models.hpp"
 #include "matmul/variants.hpp"
 #include "smemlab/error.hpp"
 
@@ -31,7 +32,8 @@ GemmVariant tiled_static_variant_16() {
            .name = "smem_tile16",
            .description = "16x16 shared-memory tiles of A and B, static __shared__ arrays",
            .technique = "tiling: each global load serves 16 outputs (K/8 loads per output)",
-           .smem = SmemKind::static_alloc},
+           .smem = SmemKind::static_alloc,
+           .model = [](const Shape& s, DType) { return models::square_tile(s, 16, false, false); }},
           launch_tiled_static<16>};
 }
 
@@ -40,7 +42,8 @@ GemmVariant tiled_static_variant_32() {
            .name = "smem_tile32",
            .description = "32x32 shared-memory tiles of A and B, static __shared__ arrays",
            .technique = "tiling: each global load serves 32 outputs (K/16 loads per output)",
-           .smem = SmemKind::static_alloc},
+           .smem = SmemKind::static_alloc,
+           .model = [](const Shape& s, DType) { return models::square_tile(s, 32, false, false); }},
           launch_tiled_static<32>};
 }
 

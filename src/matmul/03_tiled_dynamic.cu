@@ -6,6 +6,7 @@
 // immediates: expect loop overhead and index arithmetic per FMA, so a visible slowdown that
 // seed 002 attributes to "runtime allocation".
 #include "matmul/square_tile.cuh"
+#include "matmul/models.hpp"
 #include "matmul/variants.hpp"
 #include "smemlab/error.hpp"
 
@@ -43,7 +44,8 @@ GemmVariant tiled_dynamic_const_variant() {
            .name = "dyn_tile16_const",
            .description = "16x16 tiles in extern __shared__ memory, tile edge known at compile time",
            .technique = "dynamic shared memory costs nothing when the tile is still a constant",
-           .smem = SmemKind::dynamic_alloc},
+           .smem = SmemKind::dynamic_alloc,
+           .model = [](const Shape& s, DType) { return models::square_tile(s, 16, true, false); }},
           launch_dynamic_const};
 }
 
@@ -52,7 +54,8 @@ GemmVariant tiled_dynamic_runtime_variant() {
            .name = "dyn_tile16_runtime",
            .description = "16x16 tiles in extern __shared__ memory, tile edge a run-time argument",
            .technique = "a run-time tile edge blocks unrolling: loop and index overhead per FMA",
-           .smem = SmemKind::dynamic_alloc},
+           .smem = SmemKind::dynamic_alloc,
+           .model = [](const Shape& s, DType) { return models::square_tile(s, 16, true, true); }},
           launch_dynamic_runtime};
 }
 

@@ -8,6 +8,7 @@
 // touch 16 different rows (16 sectors per request instead of 2-4), so even the padded kernel
 // should stay well behind 02. Seed 002's numbers show the same gap without naming its cause.
 #include "matmul/gemm_device.cuh"
+#include "matmul/models.hpp"
 #include "matmul/variants.hpp"
 #include "smemlab/error.hpp"
 
@@ -51,7 +52,8 @@ GemmVariant bank_conflict_variant() {
            .name = "conflict_tile16",
            .description = "seed 002's tile kernel indexed column-first: 8-way bank conflicts",
            .technique = "bank conflicts: 16 lanes 16 floats apart share 2 of the 32 banks",
-           .smem = SmemKind::static_alloc},
+           .smem = SmemKind::static_alloc,
+           .model = [](const Shape& s, DType) { return models::column_first_tile(s, false); }},
           launch_column_major_tile<0>};
 }
 
@@ -60,7 +62,8 @@ GemmVariant bank_conflict_padded_variant() {
            .name = "conflict_tile16_padded",
            .description = "the conflicting kernel with rows padded to 17 floats",
            .technique = "padding: a 17-float row stride spreads 16 lanes over 16 banks",
-           .smem = SmemKind::static_alloc},
+           .smem = SmemKind::static_alloc,
+           .model = [](const Shape& s, DType) { return models::column_first_tile(s, true); }},
           launch_column_major_tile<1>};
 }
 

@@ -4,6 +4,7 @@
 // halves global loads per output again (K/32 instead of K/16). Should buy: roughly twice the
 // tiled kernel, as seed 003's table shows; the A-tile reads are broadcasts, conflict-free.
 #include "matmul/gemm_device.cuh"
+#include "matmul/models.hpp"
 #include "matmul/variants.hpp"
 #include "smemlab/error.hpp"
 
@@ -66,7 +67,8 @@ GemmVariant thread_tile_1d_variant() {
            .description = "64x64 block tile, K-step 8, 8 outputs per thread (seed 003)",
            .technique = "1D thread tiling: one shared B value feeds 8 FMAs; K/32 global loads "
                         "per output",
-           .smem = SmemKind::static_alloc},
+           .smem = SmemKind::static_alloc,
+           .model = [](const Shape& s, DType) { return models::thread_tile_1d(s); }},
           launch_thread_tile_1d};
 }
 

@@ -4,6 +4,7 @@
 // global loads per output again (K/64). Should buy: about 1.5x thread_tile_1d (the educational
 // repository's 2D step: 17.0 -> 25.9 TFLOP/s); the price is 64 accumulators per thread.
 #include "matmul/gemm_device.cuh"
+#include "matmul/models.hpp"
 #include "matmul/variants.hpp"
 #include "smemlab/error.hpp"
 
@@ -74,7 +75,8 @@ GemmVariant thread_tile_2d_variant() {
            .description = "128x128 block tile, K-step 8, an 8x8 outer product per thread",
            .technique = "2D thread tiling: 16 shared loads feed 64 FMAs; K/64 global loads per "
                         "output",
-           .smem = SmemKind::static_alloc},
+           .smem = SmemKind::static_alloc,
+           .model = [](const Shape& s, DType) { return models::thread_tile_2d(s); }},
           launch_thread_tile_2d};
 }
 

@@ -4,6 +4,7 @@
 // instead of 16 scalar shared loads per k (06 reads A down a column: 8 scalar loads). Should
 // buy: fewer instructions between the FFMAs, +15-25% (the educational repository's step:
 // 25.9 -> 31.4 TFLOP/s). Its shared layout still has conflicts; step 08 removes them.
+#include "matmul/models.hpp"
 #include "matmul/variants.hpp"
 #include "matmul/vectorized_tile.cuh"
 
@@ -15,7 +16,8 @@ GemmVariant vectorized_variant() {
            .description = "06 with float4 global loads, A transposed in shared memory, LDS.128",
            .technique = "vector accesses: 4 LDS.128 per 64 FMAs; transposed A makes a thread's "
                         "A values contiguous",
-           .smem = SmemKind::static_alloc},
+           .smem = SmemKind::static_alloc,
+           .model = [](const Shape& s, DType) { return models::vectorized_tile(s, false); }},
           launch_vectorized_tile<false>};
 }
 

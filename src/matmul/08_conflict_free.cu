@@ -7,6 +7,7 @@
 // k the fragment reads fall from 20 wavefronts to 12. The spread blocks also make C stores
 // 256 contiguous bytes per 16 lanes. Should buy: a few percent while the FFMA pipe is not yet
 // the limit (07 is at about half of peak).
+#include "matmul/models.hpp"
 #include "matmul/variants.hpp"
 #include "matmul/vectorized_tile.cuh"
 
@@ -18,7 +19,8 @@ GemmVariant conflict_free_variant() {
            .description = "07 with A rows padded to 132 floats and 4x4 sub-tiles 64 apart",
            .technique = "conflict-free layout: padding for the transposed store, spread "
                         "sub-tiles for contiguous B reads",
-           .smem = SmemKind::static_alloc},
+           .smem = SmemKind::static_alloc,
+           .model = [](const Shape& s, DType) { return models::vectorized_tile(s, true); }},
           launch_vectorized_tile<true>};
 }
 

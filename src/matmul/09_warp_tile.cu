@@ -8,6 +8,7 @@
 // with one stage: copy, wait, compute, wait. Should buy: a few percent from the registers the
 // copies no longer need; the copy latency is still exposed at every K-step.
 #include "matmul/tiled_gemm.cuh"
+#include "matmul/models.hpp"
 #include "matmul/variants.hpp"
 
 namespace smemlab::matmul::detail {
@@ -19,7 +20,8 @@ GemmVariant warp_tile_variant() {
            .name = "warp_tile",
            .description = "128x128x8 block, 32x64 warp tiles, 8x8 thread tiles; cp.async, 1 stage",
            .technique = "warp tiling: 4x8 lanes per warp make each fragment read one wavefront",
-           .smem = SmemKind::dynamic_alloc},
+           .smem = SmemKind::dynamic_alloc,
+           .model = [](const Shape& s, DType) { return models::warp_tiled(s, WarpTileConfig::kStages); }},
           [](const GemmArgs& g, const LaunchContext& ctx) {
             launch_config<WarpTileConfig>(g, ctx, 0, 1);
           }};

@@ -5,6 +5,7 @@
 // exposed copy latency of 09, which at one block of 8 warps per scheduler pair is most of the
 // gap to the FMA limit: +30% or more.
 #include "matmul/tiled_gemm.cuh"
+#include "matmul/models.hpp"
 #include "matmul/variants.hpp"
 
 namespace smemlab::matmul::detail {
@@ -16,7 +17,8 @@ GemmVariant pipelined_variant() {
            .name = "pipelined",
            .description = "09 with a 3-stage cp.async pipeline and one barrier per K-step",
            .technique = "multi-stage pipelining: copies of K-steps k+1, k+2 overlap step k",
-           .smem = SmemKind::dynamic_alloc},
+           .smem = SmemKind::dynamic_alloc,
+           .model = [](const Shape& s, DType) { return models::warp_tiled(s, PipelinedConfig::kStages); }},
           [](const GemmArgs& g, const LaunchContext& ctx) {
             launch_config<PipelinedConfig>(g, ctx, 0, 1);
           }};

@@ -7,6 +7,7 @@
 // row-major already covers 8 x 32, so nothing changes. Should buy: nothing at 4096, a few
 // percent at 8192 if L2 bandwidth matters at all at this arithmetic intensity.
 #include "matmul/tiled_gemm.cuh"
+#include "matmul/models.hpp"
 #include "matmul/variants.hpp"
 
 namespace smemlab::matmul::detail {
@@ -18,7 +19,8 @@ GemmVariant rasterized_variant() {
            .name = "rasterized",
            .description = "10 with blocks ordered in groups of 8 block-rows for L2 reuse",
            .technique = "rasterisation: resident blocks share A and B tiles in L2",
-           .smem = SmemKind::dynamic_alloc},
+           .smem = SmemKind::dynamic_alloc,
+           .model = [](const Shape& s, DType) { return models::warp_tiled(s, RasterizedConfig::kStages); }},
           [](const GemmArgs& g, const LaunchContext& ctx) {
             launch_config<RasterizedConfig>(g, ctx, 8, 1);
           }};

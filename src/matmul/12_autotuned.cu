@@ -134,7 +134,8 @@ GemmVariant autotuned_variant() {
            .description = "11's kernel with tiles, raster group and split-K chosen per shape",
            .technique = "autotuning: a swept table of configurations by shape class; split-K "
                         "when C has fewer tiles than SMs",
-           .smem = SmemKind::dynamic_alloc},
+           .smem = SmemKind::dynamic_alloc,
+           .why_no_model = "its tile configuration is chosen on the device, by shape; each configuration's measured counters are in docs/perf/sgemm.md"},
           [](const GemmArgs& g, const LaunchContext& ctx) {
             gemm_tiles(choose_tiles(g), g, ctx);
           }};

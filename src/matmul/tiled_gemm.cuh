@@ -20,7 +20,7 @@
 #include <cstddef>
 
 #include "matmul/gemm_device.cuh"
-#include "smemlab/cublas.hpp"
+#include "smemlab/launch.hpp"
 #include "smemlab/error.hpp"
 
 namespace smemlab::matmul::detail {

@@ -10,7 +10,7 @@
 //  - ConflictFree = true: a_tile rows are padded to 132 floats, and a thread owns four 4x4
 //    blocks of C, 64 rows and 64 columns apart, so a warp's B reads are 256 contiguous bytes.
 #include "matmul/gemm_device.cuh"
-#include "smemlab/cublas.hpp"
+#include "smemlab/launch.hpp"
 #include "smemlab/error.hpp"
 
 namespace smemlab::matmul::detail {

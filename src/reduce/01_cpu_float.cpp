@@ -19,7 +19,8 @@ ReduceVariant cpu_float_variant() {
            .name = "cpu_float",
            .description = "seed 001's CPU loop, float accumulator (float input only)",
            .technique = "big eats small: a float running sum loses small addends",
-           .smem = SmemKind::none},
+           .smem = SmemKind::none,
+           .why_no_model = "runs on the CPU"},
           {.f32 = {.host = cpu_float_sum}, .f64 = {}}};
 }
 

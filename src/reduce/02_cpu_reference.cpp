@@ -57,7 +57,8 @@ ReduceVariant cpu_reference_variant() {
            .name = "cpu_reference",
            .description = "CPU, Neumaier-compensated summation in double: the check for all others",
            .technique = "compensated summation: the rounding error of each addition is carried",
-           .smem = SmemKind::none},
+           .smem = SmemKind::none,
+           .why_no_model = "runs on the CPU"},
           {.f32 = {.host = cpu_reference_sum<float>}, .f64 = {.host = cpu_reference_sum<double>}}};
 }
 

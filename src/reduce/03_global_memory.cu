@@ -47,7 +47,8 @@ ReduceVariant global_memory_variant() {
            .name = "global_memory",
            .description = "seed 001: in-place halving in global memory, block sums added on the host",
            .technique = "baseline: every round of the tree is a global-memory read and write",
-           .smem = SmemKind::none},
+           .smem = SmemKind::none,
+           .why_no_model = "uses no shared memory"},
           {.f32 = {workspace<float>, launch<float>, nullptr},
            .f64 = {workspace<double>, launch<double>, nullptr}}};
 }

@@ -4,6 +4,7 @@
 // read from DRAM exactly once. The block sums are still added on the host, as in the seed.
 #include "reduce/drivers.hpp"
 #include "reduce/reduce_device.cuh"
+#include "reduce/models.hpp"
 #include "reduce/variants.hpp"
 
 namespace smemlab::reduce::detail {
@@ -31,7 +32,8 @@ ReduceVariant shared_static_variant() {
            .name = "shared_static",
            .description = "seed 001: halving in a static __shared__ array, block sums on the host",
            .technique = "shared memory: the tree runs on chip, the input is read once",
-           .smem = SmemKind::static_alloc},
+           .smem = SmemKind::static_alloc,
+           .model = [](const Shape& s, DType t) { return models::seed_tree(s, t, false); }},
           {.f32 = host_finish_ops<float, kThreads, pass<float>>(),
            .f64 = host_finish_ops<double, kThreads, pass<double>>()}};
 }

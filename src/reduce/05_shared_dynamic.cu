@@ -4,6 +4,7 @@
 // and the speed should be the same.
 #include "reduce/drivers.hpp"
 #include "reduce/reduce_device.cuh"
+#include "reduce/models.hpp"
 #include "reduce/variants.hpp"
 
 namespace smemlab::reduce::detail {
@@ -32,7 +33,8 @@ ReduceVariant shared_dynamic_variant() {
            .name = "shared_dynamic",
            .description = "seed 001: the same in extern __shared__ memory sized at launch",
            .technique = "dynamic shared memory: same code, size chosen at launch",
-           .smem = SmemKind::dynamic_alloc},
+           .smem = SmemKind::dynamic_alloc,
+           .model = [](const Shape& s, DType t) { return models::seed_tree(s, t, true); }},
           {.f32 = host_finish_ops<float, kThreads, pass<float>>(),
            .f64 = host_finish_ops<double, kThreads, pass<double>>()}};
 }

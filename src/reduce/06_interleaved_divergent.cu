@@ -5,6 +5,7 @@
 // `tid % (2s)` selects scattered threads, so every warp stays active (and divergent) in the
 // early rounds while doing half, then a quarter... of the work, and the modulo is slow.
 #include "reduce/drivers.hpp"
+#include "reduce/models.hpp"
 #include "reduce/variants.hpp"
 
 namespace smemlab::reduce::detail {
@@ -40,7 +41,8 @@ ReduceVariant interleaved_divergent_variant() {
            .name = "interleaved_divergent",
            .description = "interleaved addressing, tid % 2s branch; passes on the GPU",
            .technique = "warp divergence: active threads scattered across every warp",
-           .smem = SmemKind::static_alloc},
+           .smem = SmemKind::static_alloc,
+           .model = [](const Shape& s, DType t) { return models::classic_tree(s, t, models::Tree::divergent); }},
           {.f32 = multi_pass_ops<float, kThreads, pass<float>>(),
            .f64 = multi_pass_ops<double, kThreads, pass<double>>()}};
 }

@@ -4,6 +4,7 @@
 // lanes 32/(2s) apart land in the same bank: for floats a 2-way conflict at s = 1, 4-way at
 // s = 2, 8-way at s = 4, 16-way at s = 8.
 #include "reduce/drivers.hpp"
+#include "reduce/models.hpp"
 #include "reduce/variants.hpp"
 
 namespace smemlab::reduce::detail {
@@ -40,7 +41,8 @@ ReduceVariant interleaved_strided_variant() {
            .name = "interleaved_strided",
            .description = "interleaved addressing, strided index 2*s*tid: no divergence",
            .technique = "bank conflicts: lanes 2s words apart share banks",
-           .smem = SmemKind::static_alloc},
+           .smem = SmemKind::static_alloc,
+           .model = [](const Shape& s, DType t) { return models::classic_tree(s, t, models::Tree::strided); }},
           {.f32 = multi_pass_ops<float, kThreads, pass<float>>(),
            .f64 = multi_pass_ops<double, kThreads, pass<double>>()}};
 }

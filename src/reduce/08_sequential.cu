@@ -4,6 +4,7 @@
 // Should buy: the conflicts of 07, modest since the tree is a small part of the time; half the
 // threads still idle after the load, which 09 addresses.
 #include "reduce/drivers.hpp"
+#include "reduce/models.hpp"
 #include "reduce/variants.hpp"
 
 namespace smemlab::reduce::detail {
@@ -39,7 +40,8 @@ ReduceVariant sequential_variant() {
            .name = "sequential",
            .description = "sequential addressing: first half adds second half, conflict-free",
            .technique = "contiguous active threads and consecutive words: no conflicts",
-           .smem = SmemKind::static_alloc},
+           .smem = SmemKind::static_alloc,
+           .model = [](const Shape& s, DType t) { return models::classic_tree(s, t, models::Tree::sequential); }},
           {.f32 = multi_pass_ops<float, kThreads, pass<float>>(),
            .f64 = multi_pass_ops<double, kThreads, pass<double>>()}};
 }

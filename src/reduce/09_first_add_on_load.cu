@@ -2,6 +2,7 @@
 // every thread adds its two before storing to shared memory. Should buy: half the blocks, half
 // the shared-memory tree work per element, and two loads in flight per thread: up to 2x.
 #include "reduce/drivers.hpp"
+#include "reduce/models.hpp"
 #include "reduce/variants.hpp"
 
 namespace smemlab::reduce::detail {
@@ -40,7 +41,8 @@ ReduceVariant first_add_variant() {
            .name = "first_add_on_load",
            .description = "two elements per thread, added during the load",
            .technique = "more work per thread: half the blocks, two loads in flight",
-           .smem = SmemKind::static_alloc},
+           .smem = SmemKind::static_alloc,
+           .model = [](const Shape& s, DType t) { return models::classic_tree(s, t, models::Tree::first_add); }},
           {.f32 = multi_pass_ops<float, kPerBlock, pass<float>>(),
            .f64 = multi_pass_ops<double, kPerBlock, pass<double>>()}};
 }

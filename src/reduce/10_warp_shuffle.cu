@@ -4,6 +4,7 @@
 // 6 of the 8 barrier rounds of the tree, worth most while the tree is a large share of the time.
 #include "reduce/drivers.hpp"
 #include "reduce/reduce_device.cuh"
+#include "reduce/models.hpp"
 #include "reduce/variants.hpp"
 
 namespace smemlab::reduce::detail {
@@ -45,7 +46,8 @@ ReduceVariant warp_shuffle_variant() {
            .name = "warp_shuffle",
            .description = "tree in shared memory down to 64 values, last warp by shuffles",
            .technique = "warp shuffles: the last five rounds need no barrier or shared memory",
-           .smem = SmemKind::static_alloc},
+           .smem = SmemKind::static_alloc,
+           .model = [](const Shape& s, DType t) { return models::classic_tree(s, t, models::Tree::warp_shuffle); }},
           {.f32 = multi_pass_ops<float, kPerBlock, pass<float>>(),
            .f64 = multi_pass_ops<double, kPerBlock, pass<double>>()}};
 }

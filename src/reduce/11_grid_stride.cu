@@ -42,7 +42,8 @@ ReduceVariant grid_stride_variant() {
            .name = "grid_stride",
            .description = "grid-stride loop, many elements per thread, block sum by shuffles",
            .technique = "amortise the tree: each thread sums in a register first",
-           .smem = SmemKind::static_alloc},
+           .smem = SmemKind::static_alloc,
+           .why_no_model = "uses shared memory only to combine a few per-warp sums; not modelled"},
           {.f32 = {workspace<float>, launch<float>, nullptr},
            .f64 = {workspace<double>, launch<double>, nullptr}}};
 }

@@ -63,7 +63,8 @@ ReduceVariant single_pass_variant() {
            .name = "single_pass",
            .description = "one launch: 16-byte loads, last block to finish adds the block sums",
            .technique = "last-block finish: no second launch, deterministic order",
-           .smem = SmemKind::static_alloc},
+           .smem = SmemKind::static_alloc,
+           .why_no_model = "uses shared memory only to combine a few per-warp sums; not modelled"},
           {.f32 = {workspace<float>, launch<float>, nullptr},
            .f64 = {workspace<double>, launch<double>, nullptr}}};
 }

@@ -39,7 +39,8 @@ TransposeVariant cublas_variant() {
            .description = "cublasSgeam / cublasDgeam with the input transposed: the reference",
            .technique = "vendor library: what a user would call instead of writing a kernel",
            .smem = SmemKind::none,
-           .reference = true},
+           .reference = true,
+           .why_no_model = "a vendor library: its kernels are not modelled"},
           both_types<Geam>()};
 }
 

@@ -105,7 +105,8 @@ TransposeVariant copy_variant() {
            .name = "copy",
            .description = "copy, not transpose: rows read in order, output written as one stream",
            .technique = "coalesced both ways, 16-byte accesses when aligned: the bandwidth ceiling",
-           .smem = SmemKind::none},
+           .smem = SmemKind::none,
+           .why_no_model = "uses no shared memory"},
           both_types<Copy>(true)};
 }
 

@@ -33,7 +33,8 @@ TransposeVariant naive_row_variant() {
            .name = "naive_row",
            .description = "one thread per element: coalesced reads, strided writes",
            .technique = "uncoalesced stores: each 4-byte write fills its own 32-byte sector",
-           .smem = SmemKind::none},
+           .smem = SmemKind::none,
+           .why_no_model = "uses no shared memory"},
           both_types<NaiveRow>()};
 }
 

@@ -33,7 +33,8 @@ TransposeVariant naive_col_variant() {
            .name = "naive_col",
            .description = "one thread per element: strided reads, coalesced writes",
            .technique = "uncoalesced loads, which neighbouring warps reuse through the caches",
-           .smem = SmemKind::none},
+           .smem = SmemKind::none,
+           .why_no_model = "uses no shared memory"},
           both_types<NaiveCol>()};
 }
 

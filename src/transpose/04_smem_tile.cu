@@ -3,6 +3,7 @@
 // row-major tile puts all 32 lanes in the same bank (addresses 32 words apart), a 32-way
 // conflict on every read (16-way per half-warp for double).
 #include "transpose/tile_kernel.cuh"
+#include "transpose/models.hpp"
 #include "transpose/variants.hpp"
 
 namespace smemlab::transpose::detail {
@@ -12,7 +13,8 @@ TransposeVariant smem_tile_variant() {
            .name = "smem_tile",
            .description = "seed 001's 32x32 shared tile: coalesced both ways, 32-way conflicts",
            .technique = "shared-memory transposition; a column read hits one bank 32 times",
-           .smem = SmemKind::static_alloc},
+           .smem = SmemKind::static_alloc,
+           .model = [](const Shape& s, DType t) { return models::tile(s, t, models::Layout::plain); }},
           both_types<TileTranspose<PlainLayout>::For>()};
 }
 

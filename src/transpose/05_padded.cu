@@ -2,6 +2,7 @@
 // walking down a column moves one bank per row: the 32 lanes of a column read hit 32 banks.
 // Costs 3% more shared memory; should buy back everything the conflicts cost.
 #include "transpose/tile_kernel.cuh"
+#include "transpose/models.hpp"
 #include "transpose/variants.hpp"
 
 namespace smemlab::transpose::detail {
@@ -11,7 +12,8 @@ TransposeVariant padded_variant() {
            .name = "padded",
            .description = "the same tile padded to 32x33 floats: conflict-free column reads",
            .technique = "padding: a 33-word row stride gives each lane its own bank",
-           .smem = SmemKind::static_alloc},
+           .smem = SmemKind::static_alloc,
+           .model = [](const Shape& s, DType t) { return models::tile(s, t, models::Layout::padded); }},
           both_types<TileTranspose<PaddedLayout>::For>()};
 }
 

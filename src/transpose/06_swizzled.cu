@@ -4,6 +4,7 @@
 // Same conflict-freedom as padding, no wasted words, and rows stay 16-byte aligned (which
 // matters once accesses get wider).
 #include "transpose/tile_kernel.cuh"
+#include "transpose/models.hpp"
 #include "transpose/variants.hpp"
 
 namespace smemlab::transpose::detail {
@@ -13,7 +14,8 @@ TransposeVariant swizzled_variant() {
            .name = "swizzled",
            .description = "unpadded 32x32 tile, column index XOR row: conflict-free",
            .technique = "XOR swizzle: a bank permutation per row instead of padding",
-           .smem = SmemKind::static_alloc},
+           .smem = SmemKind::static_alloc,
+           .model = [](const Shape& s, DType t) { return models::tile(s, t, models::Layout::swizzled); }},
           both_types<TileTranspose<SwizzledLayout>::For>()};
 }
 

@@ -25,6 +25,7 @@
 #include "core/occupancy.hpp"
 #include "smemlab/error.hpp"
 #include "transpose/transpose_device.cuh"
+#include "transpose/models.hpp"
 #include "transpose/variants.hpp"
 
 namespace smemlab::transpose::detail {
@@ -240,7 +241,8 @@ TransposeVariant tuned_variant() {
            .name = "tuned",
            .description = "64x64 tiles with 16-byte accesses when aligned; else prefetching 32x32",
            .technique = "bytes in flight: 16-byte loads and stores, chunk-swizzled tile, tiles in column order",
-           .smem = SmemKind::static_alloc},
+           .smem = SmemKind::static_alloc,
+           .model = [](const Shape& s, DType t) { return models::tuned(s, t); }},
           both_types<Tuned>()};
 }
 

@@ -20,21 +20,33 @@ void validate(const Args<T>& a) {
 template void validate<float>(const Args<float>&);
 template void validate<double>(const Args<double>&);
 
-std::span<const TransposeVariant> variants() {
-  // Teaching order; the reference first. A new variant: one file, one line here.
-  static const std::array table{
-      detail::cublas_variant(),    detail::copy_variant(),     detail::naive_row_variant(),
-      detail::naive_col_variant(), detail::smem_tile_variant(), detail::padded_variant(),
-      detail::swizzled_variant(),  detail::tuned_variant(),
-  };
+namespace {
+
+// A variant runs the element types it has entry points for.
+template <std::size_t N>
+std::array<TransposeVariant, N> with_dtypes(std::array<TransposeVariant, N> table) {
+  for (auto& v : table) v.info.dtypes = dtypes_for(v.launch.f32 != nullptr, v.launch.f64 != nullptr);
   return table;
 }
 
-const TransposeVariant& find(std::string_view name) {
-  for (const auto& v : variants())
-    if (v.info.name == name) return v;
-  throw UsageError(fmt::format("unknown transpose variant '{}' (see 'smemlab list')", name));
+}  // namespace
+
+std::span<const TransposeVariant> variants() {
+  // The steps in teaching order, the reference first. A new variant: its file, one line here.
+  static const auto table = with_dtypes(std::array{
+      detail::cublas_variant(),     // 00 cublasSgeam / cublasDgeam: the reference
+      detail::copy_variant(),       // 01 a plain copy: the ceiling
+      detail::naive_row_variant(),  // 02 coalesced reads, strided writes
+      detail::naive_col_variant(),  // 03 strided reads, coalesced writes
+      detail::smem_tile_variant(),  // 04 a shared tile: coalesced both ways, 32-way conflicts
+      detail::padded_variant(),     // 05 the tile padded to 33 columns
+      detail::swizzled_variant(),   // 06 the tile XOR-swizzled
+      detail::tuned_variant(),      // 07 16-byte accesses, tiles down the columns
+  });
+  return table;
 }
+
+const TransposeVariant& find(std::string_view name) { return find_variant(variants(), name); }
 
 template <class T>
 void run(const TransposeVariant& variant, const Args<T>& args, const LaunchContext& ctx) {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "smemlab/device_info.hpp"
+#include "bench/device_info.hpp"
 #include "support/run_cli.hpp"
 
 namespace {

@@ -11,8 +11,9 @@
 #include <regex>
 #include <sstream>
 
-#include "smemlab/bench.hpp"
-#include "smemlab/explain.hpp"
+#include "bench/bench.hpp"
+#include "bench/registry.hpp"
+#include "smemlab/access_model.hpp"
 #include "support/run_cli.hpp"
 
 using namespace smemlab;
@@ -86,9 +87,9 @@ TEST(ExplainModels, MatchTheMeasuredCounters) {
     const auto row = table.find(c.kernel);
     ASSERT_NE(row, table.end()) << "kernel " << c.kernel << " not in " << c.table;
     const Shape shape = find_family(c.family).canonical(parse_shape(c.size));
-    const auto model = explain::model(c.family, c.variant, shape);
-    ASSERT_TRUE(model.has_value());
-    const explain::Prediction p = explain::predict(*model);
+    const VariantInfo v = find_registered(std::string(c.family) + "/" + c.variant);
+    ASSERT_NE(v.model, nullptr);
+    const Prediction p = predict(v.model(shape, DType::f32));
     const double ld = row->second.at("shLdWave");
     const double st = row->second.at("shStWave");
     EXPECT_NEAR(static_cast<double>(p.ld_wavefronts) / ld, 1.0, 0.05) << p.ld_wavefronts << " vs " << ld;
@@ -99,7 +100,7 @@ TEST(ExplainModels, MatchTheMeasuredCounters) {
 
 TEST(ExplainCli, EveryVariantIsExplainedAndErrorsAreUsageErrors) {
   using smemlab::testing::run_cli;
-  for (const auto& v : all_variants()) {
+  for (const auto& v : registered_variants()) {
     const auto r = run_cli({"explain", v.id(), "--format", "json"});
     ASSERT_EQ(r.status, 0) << v.id() << ": " << r.err;
     EXPECT_NE(r.out.find("\"technique\""), std::string::npos) << v.id();

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 
-#include "smemlab/bench.hpp"
+#include "bench/bench.hpp"
+#include "bench/registry.hpp"
 #include "smemlab/error.hpp"
 
 using namespace smemlab;
@@ -21,12 +22,12 @@ BenchRequest request(std::vector<std::string> families, std::vector<std::string>
 TEST(Plan, DefaultsRunEveryFamilyAtItsDefaultSizes) {
   const BenchPlan plan = plan_bench({});
   const auto in_default = std::count_if(families().begin(), families().end(),
-                                        [](const BenchFamily* f) { return f->in_default_run(); });
+                                        [](const BenchFamily* f) { return f->spec().in_default_run; });
   ASSERT_EQ(plan.items.size(), static_cast<std::size_t>(in_default));
   for (const auto& item : plan.items) EXPECT_NE(item.family->name(), "matmul-tiles");
   const auto& matmul = plan.items.front();
   EXPECT_EQ(matmul.family->name(), "matmul");
-  EXPECT_EQ(matmul.sizes.size(), matmul.family->default_sizes().size());
+  EXPECT_EQ(matmul.sizes.size(), matmul.family->spec().default_sizes.size());
   EXPECT_EQ(matmul.sizes.front(), (Shape{{256, 256, 256}}));
   EXPECT_NE(std::find(matmul.sizes.begin(), matmul.sizes.end(), Shape{{4097, 4097, 4097}}),
             matmul.sizes.end());  // a multiple of no tile

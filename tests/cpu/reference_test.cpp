@@ -7,7 +7,7 @@
 #include <random>
 
 #include "smemlab/matmul.hpp"
-#include "smemlab/verify.hpp"
+#include "bench/verify.hpp"
 
 using namespace smemlab;
 

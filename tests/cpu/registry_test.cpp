@@ -10,16 +10,17 @@
 #include <regex>
 #include <set>
 
-#include "smemlab/bench.hpp"
+#include "bench/bench.hpp"
+#include "bench/registry.hpp"
 #include "smemlab/error.hpp"
 #include "smemlab/matmul.hpp"
-#include "smemlab/registry.hpp"
+#include "smemlab/variant.hpp"
 #include "smemlab/transpose.hpp"
 
 using namespace smemlab;
 
 TEST(Registry, NamesAreUniqueAndWellFormed) {
-  const auto variants = all_variants();
+  const auto variants = registered_variants();
   ASSERT_FALSE(variants.empty());
   std::set<std::string> ids;
   const std::regex name_form("[a-z][a-z0-9_]*");
@@ -34,23 +35,23 @@ TEST(Registry, NamesAreUniqueAndWellFormed) {
 
 TEST(Registry, EachFamilyHasExactlyOneReference) {
   std::map<std::string, int> references;
-  for (const auto& v : all_variants()) references[std::string(v.family)] += v.reference ? 1 : 0;
+  for (const auto& v : registered_variants()) references[std::string(v.family)] += v.reference ? 1 : 0;
   for (const auto& [family, count] : references) EXPECT_EQ(count, 1) << family;
 }
 
 TEST(Registry, BenchFamiliesCoverTheRegistry) {
   std::set<std::string> from_families;
   for (const BenchFamily* f : families())
-    if (f->in_default_run())
+    if (f->spec().in_default_run)
       for (const auto& v : f->variants()) from_families.insert(v.id());
   std::set<std::string> from_registry;
-  for (const auto& v : all_variants()) from_registry.insert(v.id());
+  for (const auto& v : registered_variants()) from_registry.insert(v.id());
   EXPECT_EQ(from_families, from_registry);
 }
 
 TEST(Registry, TheTileSweepOffersEveryConfigurationOfTheAutotunedVariant) {
   const BenchFamily& tiles = find_family("matmul-tiles");
-  EXPECT_FALSE(tiles.in_default_run());
+  EXPECT_FALSE(tiles.spec().in_default_run);
   const auto variants = tiles.variants();
   EXPECT_TRUE(variants.front().reference);
   for (const auto config : matmul::tile_configs()) {
@@ -117,7 +118,7 @@ TEST(Registry, ShapesAreClassifiedByTilesPerSmAndAspect) {
 
 TEST(Registry, FamiliesAreListedInOrder) {
   std::vector<std::string> seen;
-  for (const auto& v : all_variants())
+  for (const auto& v : registered_variants())
     if (seen.empty() || seen.back() != v.family) seen.emplace_back(v.family);
   EXPECT_EQ(seen, (std::vector<std::string>{"matmul", "reduction", "transpose", "banks"}));
 }

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "smemlab/error.hpp"
-#include "smemlab/report.hpp"
+#include "bench/report.hpp"
 
 using namespace smemlab;
 

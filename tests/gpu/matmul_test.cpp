@@ -10,9 +10,10 @@
 #include <random>
 
 #include "support/gpu.hpp"
+#include "smemlab/cublas.hpp"
 #include "smemlab/device_buffer.hpp"
 #include "smemlab/matmul.hpp"
-#include "smemlab/verify.hpp"
+#include "bench/verify.hpp"
 
 using namespace smemlab;
 

@@ -9,7 +9,7 @@
 
 #include "support/gpu.hpp"
 #include "smemlab/device_buffer.hpp"
-#include "smemlab/device_memory.hpp"
+#include "bench/device_memory.hpp"
 #include "smemlab/reduce.hpp"
 
 using namespace smemlab;
@@ -30,11 +30,11 @@ T run_variant(const reduce::ReduceVariant& v, const std::vector<T>& data, std::s
   T* const in = buffer.data() + offset;
   if (n > 0)
     SMEMLAB_CUDA_CHECK(cudaMemcpy(in, data.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-  DeviceBuffer<unsigned char> workspace(o.workspace_bytes(n));
+  DeviceBuffer<unsigned char> workspace(reduce::workspace_bytes<T>(v, n));
   SMEMLAB_CUDA_CHECK(cudaMemset(workspace.data(), 0, workspace.bytes()));
   DeviceBuffer<T> out(1);
   out.poison(nullptr);
-  reduce::sum(v, in, n, out.data(), workspace.data(), nullptr);
+  reduce::sum<T>(v, {in, n, out.data(), workspace.data()}, {});
   SMEMLAB_CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<T> result(1);
   out.download(result, nullptr);
@@ -152,15 +152,15 @@ TEST(Reduce, SinglePassIsDeterministicAndLeavesItsCounterZero) {
   const auto data = random_values<float>(n, 5, false);
   DeviceBuffer<float> in(n);
   in.upload(data, nullptr);
-  DeviceBuffer<unsigned char> workspace(reduce::ops<float>(v).workspace_bytes(n));
+  DeviceBuffer<unsigned char> workspace(reduce::workspace_bytes<float>(v, n));
   SMEMLAB_CUDA_CHECK(cudaMemset(workspace.data(), 0, workspace.bytes()));
   DeviceBuffer<float> out(1);
   std::vector<float> first(1);
   std::vector<float> again(1);
-  reduce::sum(v, in.data(), n, out.data(), workspace.data(), nullptr);
+  reduce::sum<float>(v, {in.data(), n, out.data(), workspace.data()}, {});
   out.download(first, nullptr);
   for (int i = 0; i < 20; ++i) {
-    reduce::sum(v, in.data(), n, out.data(), workspace.data(), nullptr);
+    reduce::sum<float>(v, {in.data(), n, out.data(), workspace.data()}, {});
     out.download(again, nullptr);
     ASSERT_EQ(std::memcmp(first.data(), again.data(), sizeof(float)), 0) << "run " << i;
   }

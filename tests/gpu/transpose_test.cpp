@@ -8,6 +8,7 @@
 #include <random>
 
 #include "support/gpu.hpp"
+#include "smemlab/cublas.hpp"
 #include "smemlab/device_buffer.hpp"
 #include "smemlab/transpose.hpp"
 

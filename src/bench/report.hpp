@@ -3,8 +3,8 @@
 #include <string>
 #include <string_view>
 
-#include "smemlab/bench.hpp"
-#include "smemlab/device_info.hpp"
+#include "bench/bench.hpp"
+#include "bench/device_info.hpp"
 
 namespace smemlab {
 
@@ -14,5 +14,11 @@ enum class Format { table, csv, json, markdown };
 [[nodiscard]] Format parse_format(std::string_view name);
 [[nodiscard]] std::string render(const BenchReport& report, Format format);
 [[nodiscard]] std::string describe(const DeviceInfo& device);
+
+// Throws UsageError when `path` could not be written (missing or read-only directory, or a
+// directory itself); an empty path is standard output and always passes.
+void check_writable(const std::string& path);
+// Writes beside the target and renames over it: a reader never sees half a file.
+void write_atomically(const std::string& path, const std::string& text);
 
 }  // namespace smemlab

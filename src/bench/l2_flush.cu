@@ -1,4 +1,4 @@
-#include "smemlab/device_memory.hpp"
+#include "bench/device_memory.hpp"
 #include "smemlab/error.hpp"
 
 namespace smemlab {

@@ -1,6 +1,6 @@
 #include <cstdint>
 
-#include "smemlab/device_memory.hpp"
+#include "bench/device_memory.hpp"
 #include "smemlab/error.hpp"
 
 namespace smemlab {

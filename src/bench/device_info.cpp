@@ -1,4 +1,4 @@
-#include "smemlab/device_info.hpp"
+#include "bench/device_info.hpp"
 
 #include <fmt/format.h>
 

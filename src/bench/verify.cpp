@@ -1,4 +1,4 @@
-#include "smemlab/verify.hpp"
+#include "bench/verify.hpp"
 
 #include <cmath>
 

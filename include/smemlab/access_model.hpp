@@ -1,17 +1,16 @@
 #pragma once
-// `smemlab explain`: what a variant does to shared and global memory, predicted. Each model
+// A kernel's shared-memory accesses, counted: the model behind `smemlab explain`. Each model
 // lists the shared-memory instructions its kernel executes (as the compiled code has them:
 // where the compiler merges four 4-byte reads into one 16-byte read, so does the model), how
-// often, and the analyzer's wavefronts for each; plus the footprint and the global traffic.
-#include <optional>
+// often, and the bank analyzer's wavefronts for each; plus the footprint and the global
+// traffic. A variant's record names its model (smemlab/variant.hpp).
+#include <cstddef>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "smemlab/banks.hpp"
-#include "smemlab/shape.hpp"
 
-namespace smemlab::explain {
+namespace smemlab {
 
 struct CountedAccess {
   std::string what;      // which array, which phase
@@ -20,7 +19,7 @@ struct CountedAccess {
   double per_block = 0;  // times each of those threads executes it, per block
 };
 
-struct Model {
+struct AccessModel {
   banks::Block block;           // threads per block
   std::size_t smem_bytes = 0;   // per block
   bool dynamic_smem = false;
@@ -39,11 +38,11 @@ struct Prediction {
   long long st_ideal = 0;
 };
 
-// The model of a registered variant at a size (in the family's canonical form); nullopt for
-// variants without one (vendor libraries, CPU loops), which explain says in words.
-[[nodiscard]] std::optional<Model> model(std::string_view family, std::string_view name, const Shape& shape);
-[[nodiscard]] Prediction predict(const Model& m);
-// The size explain uses when none is given.
-[[nodiscard]] std::string default_size(std::string_view family);
+[[nodiscard]] Prediction predict(const AccessModel& m);
 
-}  // namespace smemlab::explain
+// One instruction's pattern: `expression` is an element index of `width`-byte elements.
+[[nodiscard]] CountedAccess counted_access(std::string what, std::string op,
+                                           const std::string& expression, banks::Block block,
+                                           int width, double per_block);
+
+}  // namespace smemlab

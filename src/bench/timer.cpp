@@ -1,4 +1,4 @@
-#include "smemlab/timer.hpp"
+#include "bench/timer.hpp"
 
 #include "smemlab/error.hpp"
 

@@ -1,0 +1,61 @@
+#pragma once
+// The variant record: everything smemlab knows about one kernel variant, written in the
+// variant's own file. Each family keeps a table of them in teaching order; the command line,
+// the benchmark, the tests and `explain` iterate those tables, so a new variant is one source
+// file plus one line in its family's table.
+#include <algorithm>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "smemlab/dtype.hpp"
+#include "smemlab/error.hpp"
+#include "smemlab/shape.hpp"
+
+namespace smemlab {
+
+enum class SmemKind { none, static_alloc, dynamic_alloc };
+
+[[nodiscard]] std::string_view smem_kind_name(SmemKind kind);
+
+struct AccessModel;  // smemlab/access_model.hpp
+// The variant's shared- and global-memory accesses at a size (in its family's canonical form)
+// and element type.
+using AccessModelFn = AccessModel (*)(const Shape& shape, DType type);
+
+struct VariantInfo {
+  std::string_view family;
+  std::string_view name;
+  std::string_view description;  // one line: what the variant does
+  std::string_view technique;    // the idea it demonstrates, and why it should be faster
+  SmemKind smem = SmemKind::none;
+  bool reference = false;  // the vendor routine the family's variants are measured against
+  std::span<const DType> dtypes = kFloatOnly;  // element types it runs
+  AccessModelFn model = nullptr;  // what `explain` predicts; null when ...
+  std::string_view why_no_model = {};  // ... this says why
+
+  [[nodiscard]] std::string id() const { return std::string(family) + "/" + std::string(name); }
+  [[nodiscard]] bool runs(DType type) const {
+    return std::find(dtypes.begin(), dtypes.end(), type) != dtypes.end();
+  }
+};
+
+// A variant of one family: its record and its family-specific launch.
+template <class Launch>
+struct Variant {
+  VariantInfo info;
+  Launch launch;
+};
+
+// The variant of a family's table with this name; throws UsageError for an unknown name.
+template <class Launch>
+[[nodiscard]] const Variant<Launch>& find_variant(std::span<const Variant<Launch>> table,
+                                                  std::string_view name) {
+  for (const auto& v : table)
+    if (v.info.name == name) return v;
+  const std::string_view family = table.empty() ? "" : table.front().info.family;
+  throw UsageError("unknown " + std::string(family) + " variant '" + std::string(name) +
+                   "' (see 'smemlab list')");
+}
+
+}  // namespace smemlab

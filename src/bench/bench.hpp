@@ -1,0 +1,225 @@
+#pragma once
+// The benchmark: families of variants, the plan a command line asks for, and its results.
+// A family declares its sizes, types and the work of a run, and prepares its inputs and
+// checks; the harness (measure) verifies, times, derives throughput, the share of the peak and
+// the copy ceiling, and fills the rows.
+#include <cuda_runtime_api.h>
+
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bench/device_info.hpp"
+#include "smemlab/dtype.hpp"
+#include "smemlab/shape.hpp"
+#include "smemlab/variant.hpp"
+
+namespace smemlab {
+
+class L2Flusher;
+
+struct BenchOptions {
+  int reps = 21;   // timed runs; the median is reported
+  int warmup = 3;  // untimed runs first: module load, clocks, caches of the driver
+};
+
+struct TimingStats {
+  double median_ms = 0.0;
+  double min_ms = 0.0;
+  double max_ms = 0.0;
+};
+
+// One row per (variant, size); field names are the JSON keys.
+struct BenchRow {
+  std::string family;
+  std::string variant;
+  std::string dtype;  // element type (float, double), or the access width of the bank family
+  std::string size;
+  TimingStats time;
+  double throughput = 0.0;  // in the family's unit (GFLOP/s, GB/s)
+  std::string throughput_unit;
+  double vs_reference = 0.0;  // reference median / variant median, both from this run
+  double pct_of_peak = 0.0;   // throughput over the device's theoretical peak, in percent
+  // Memory-bound families: device-to-device cudaMemcpy of the same bytes in this run (bytes read
+  // + written per second, the practical ceiling) and the variant's throughput over it. NaN where
+  // not measured (reported as null or "-").
+  double copy_gbs = std::numeric_limits<double>::quiet_NaN();
+  double vs_copy = std::numeric_limits<double>::quiet_NaN();
+  // Bank microbenchmarks: the analyzer's wavefronts for one warp's access (NaN elsewhere).
+  double predicted_wavefronts = std::numeric_limits<double>::quiet_NaN();
+  bool verified = false;
+  double error = 0.0;      // norm-wise relative error against the reference result
+  double max_error = 0.0;  // largest element error, in units of the reference's RMS
+  std::string checked_against;  // what the output was compared with
+};
+
+struct BenchReport {
+  DeviceInfo device;
+  BenchOptions options;
+  std::vector<BenchRow> rows;
+  [[nodiscard]] bool all_verified() const;
+};
+
+using ProgressFn = std::function<void(std::string_view message)>;
+
+// What a family's run may use: the device, the options, a stream, the shared L2 flush and a
+// place to report progress.
+struct BenchContext {
+  const DeviceInfo& device;
+  const BenchOptions& options;
+  cudaStream_t stream;
+  L2Flusher& flusher;
+  const ProgressFn& progress;
+};
+
+// Times `launch` (enqueued on ctx.stream) with events: warm-up, then ctx.options.reps runs,
+// each after an L2 flush that stays outside the timed region.
+[[nodiscard]] TimingStats time_launches(const std::function<void()>& launch,
+                                        const BenchContext& ctx);
+
+// Times host code with a steady clock: the median, min and max of `reps` runs, no warm-up.
+[[nodiscard]] TimingStats time_host(const std::function<void()>& run, int reps);
+
+// Median, min and max of a set of timings (sorted in place).
+[[nodiscard]] TimingStats summarize(std::vector<double>& times_ms);
+
+// How a run's work becomes a throughput: work_per_run / seconds, in `unit`, against `peak`
+// (same unit; 0 when unknown).
+struct Rate {
+  double work_per_run = 0.0;
+  std::string_view unit;
+  double peak = 0.0;
+
+  // Compute-bound: GFLOP/s against the FP32 peak.
+  [[nodiscard]] static Rate flops(double flops, const DeviceInfo& device);
+  // Memory-bound: GB/s of bytes read and written against the DRAM peak.
+  [[nodiscard]] static Rate bytes(double bytes, const DeviceInfo& device);
+};
+
+// A family's verdict on one output.
+struct Check {
+  bool verified = false;
+  double error = 0.0;
+  double max_error = 0.0;
+  std::string checked_against;
+};
+
+// One variant at one size and type, ready to measure.
+struct Candidate {
+  std::string name = {};
+  std::function<Check()> check = {};  // poisons the output, runs once, compares with the reference
+  std::function<void()> launch = {};  // one run: enqueued on the stream, or on the host when on_host
+  bool on_host = false;
+  // The bank microbenchmark's rows differ per candidate in these.
+  std::string dtype_label = {};  // empty: the run's element type
+  std::optional<Rate> rate = {};  // empty: the workload's
+  double predicted_wavefronts = std::numeric_limits<double>::quiet_NaN();
+};
+
+// What one size and type of a family measures.
+struct Workload {
+  std::string size;  // the size as the rows show it
+  Rate rate;
+  // Memory-bound families: the ceiling copies copy_bytes from copy_source with cudaMemcpy and
+  // counts them read and written; 0 for none.
+  const void* copy_source = nullptr;
+  std::size_t copy_bytes = 0;
+};
+
+// Checks, then times each candidate in order (the reference first: every ratio is to it) and
+// fills its row.
+[[nodiscard]] std::vector<BenchRow> measure(std::string_view family, DType type, const Workload& work,
+                                            std::span<const Candidate> candidates,
+                                            const BenchContext& ctx);
+
+// How a family writes its sizes.
+enum class SizeForm {
+  count,   // N
+  matrix,  // N (square) or RxC
+  gemm,    // N (cube) or MxNxK
+};
+
+struct FamilySpec {
+  std::string_view name;
+  SizeForm form = SizeForm::count;
+  std::int64_t max_dim = INT_MAX;  // the largest accepted dimension
+  std::vector<std::string> default_sizes;
+  std::string explain_size;  // the size `explain` uses when none is given
+  std::span<const DType> dtypes = kFloatOnly;  // element types it runs; the first is the default
+  bool in_default_run = true;  // a bench run that names no family includes it (a sweep does not)
+};
+
+class BenchFamily {
+ public:
+  explicit BenchFamily(FamilySpec spec) : spec_(std::move(spec)) {}
+  virtual ~BenchFamily() = default;
+  BenchFamily(const BenchFamily&) = delete;
+  BenchFamily& operator=(const BenchFamily&) = delete;
+
+  [[nodiscard]] const FamilySpec& spec() const { return spec_; }
+  [[nodiscard]] std::string_view name() const { return spec_.name; }
+  // Checks a size against the family's form and puts it in canonical form (N becomes NxN or
+  // NxNxN). Throws UsageError.
+  [[nodiscard]] Shape canonical(const Shape& shape) const;
+
+  // The family's variants in teaching order, the reference first.
+  [[nodiscard]] virtual std::vector<VariantInfo> variants() const = 0;
+  // Device memory a run at this size allocates, reference and copy ceiling included.
+  [[nodiscard]] virtual std::size_t device_bytes(const Shape& shape, DType type) const = 0;
+  // Runs the reference and the named variants at one size and type (through measure). The
+  // reference row comes first and is always present.
+  [[nodiscard]] virtual std::vector<BenchRow> run(const Shape& shape, DType type,
+                                                  std::span<const std::string_view> variants,
+                                                  const BenchContext& ctx) const = 0;
+
+ private:
+  FamilySpec spec_;
+};
+
+// The records of a family's variant table.
+template <class Launch>
+[[nodiscard]] std::vector<VariantInfo> infos_of(std::span<const Variant<Launch>> table) {
+  std::vector<VariantInfo> out;
+  for (const auto& v : table) out.push_back(v.info);
+  return out;
+}
+
+// A validated request: which variants of which families at which sizes.
+struct BenchPlan {
+  struct Item {
+    const BenchFamily* family;
+    std::vector<std::string_view> variants;  // non-reference variants, registry order
+    std::vector<Shape> sizes;
+    std::vector<DType> dtypes;
+  };
+  std::vector<Item> items;
+  BenchOptions options;
+};
+
+struct BenchRequest {
+  std::vector<std::string> families;  // empty: every family the variants need, or all
+  std::vector<std::string> variants;  // "name" or "family/name"; empty: all
+  std::vector<std::string> sizes;     // empty: each family's defaults
+  std::vector<std::string> dtypes;    // empty: each family's default type
+  BenchOptions options;
+};
+
+// Pure validation, no device work; throws UsageError naming the bad argument.
+[[nodiscard]] BenchPlan plan_bench(const BenchRequest& request);
+// Throws UsageError when `need` bytes (for `what`) leave too little of the device's memory for
+// the L2 flush, the context and the libraries' workspaces.
+void require_device_memory(std::size_t need, const DeviceInfo& device, std::string_view what);
+// The same for every size of a plan.
+void check_fits(const BenchPlan& plan, const DeviceInfo& device);
+
+[[nodiscard]] BenchReport run_bench(const BenchPlan& plan, int device_ordinal,
+                                    const ProgressFn& progress);
+
+}  // namespace smemlab
