@@ -16,32 +16,8 @@ constexpr int kBlocksPerSm = 4;  // 32 warps per SM keep the pipe busy
 constexpr int kIterations = 512;
 constexpr int kMaxStride = 256;
 
-}  // namespace
-
-BanksFamily::BanksFamily()
-    : BenchFamily({.name = "banks",
-                   .form = SizeForm::count,
-                   .max_dim = kMaxStride,
-                   .default_sizes = [] {
-                     std::vector<std::string> strides;
-                     for (int s = 1; s <= 64; ++s) strides.push_back(std::to_string(s));
-                     return strides;
-                   }(),
-                   .explain_size = "32"}) {}
-
-std::vector<VariantInfo> BanksFamily::variants() const {
-  std::vector<VariantInfo> out;
-  for (const auto& v : banks::access_variants()) out.push_back(v.info);
-  return out;
-}
-
-std::size_t BanksFamily::device_bytes(const Shape& /*shape*/, DType /*type*/) const {
-  return std::size_t{64} << 20;  // the per-thread sums; shared memory is on chip
-}
-
-std::vector<BenchRow> BanksFamily::run(const Shape& shape, DType type,
-                                       std::span<const std::string_view> variant_names,
-                                       const BenchContext& ctx) const {
+std::vector<BenchRow> run(const BenchFamily& self, const Shape& shape, DType type,
+                          std::span<const std::string_view> variant_names, const BenchContext& ctx) {
   const int stride = static_cast<int>(shape.dims[0]);
   const int blocks = ctx.device.sms * kBlocksPerSm;
   const int threads_total = blocks * kThreads;
@@ -88,7 +64,30 @@ std::vector<BenchRow> BanksFamily::run(const Shape& shape, DType type,
          .predicted_wavefronts = static_cast<double>(predicted.wavefronts())});
   }
   const Workload work{.size = std::to_string(stride), .rate = {}};
-  return measure(name(), type, work, candidates, ctx);
+  return measure(self.name(), type, work, candidates, ctx);
+}
+
+}  // namespace
+
+const BenchFamily& banks_family() {
+  static const BenchFamily family({.name = "banks",
+                                   .form = SizeForm::count,
+                                   .max_dim = kMaxStride,
+                                   .default_sizes = [] {
+                                     std::vector<std::string> strides;
+                                     for (int s = 1; s <= 64; ++s) strides.push_back(std::to_string(s));
+                                     return strides;
+                                   }(),
+                                   .explain_size = "32",
+                                   .variants = [] {
+                                     std::vector<VariantInfo> out;
+                                     for (const auto& v : banks::access_variants()) out.push_back(v.info);
+                                     return out;
+                                   },
+                                   // the per-thread sums; shared memory is on chip
+                                   .device_bytes = [](const Shape&, DType) { return std::size_t{64} << 20; },
+                                   .run = run});
+  return family;
 }
 
 }  // namespace smemlab

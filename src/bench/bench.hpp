@@ -146,6 +146,8 @@ enum class SizeForm {
   gemm,    // N (cube) or MxNxK
 };
 
+class BenchFamily;
+
 struct FamilySpec {
   std::string_view name;
   SizeForm form = SizeForm::count;
@@ -154,12 +156,20 @@ struct FamilySpec {
   std::string explain_size;  // the size `explain` uses when none is given
   std::span<const DType> dtypes = kFloatOnly;  // element types it runs; the first is the default
   bool in_default_run = true;  // a bench run that names no family includes it (a sweep does not)
+  // The family's variants in teaching order, the reference first.
+  std::vector<VariantInfo> (*variants)() = nullptr;
+  // Device memory a run at this size allocates, reference and copy ceiling included.
+  std::size_t (*device_bytes)(const Shape& shape, DType type) = nullptr;
+  // Runs the reference and the named variants at one size and type (through measure). The
+  // reference row comes first and is always present.
+  std::vector<BenchRow> (*run)(const BenchFamily& family, const Shape& shape, DType type,
+                               std::span<const std::string_view> variants, const BenchContext& ctx) = nullptr;
 };
 
+// A family of the benchmark: its spec, and the size checks every family shares.
 class BenchFamily {
  public:
   explicit BenchFamily(FamilySpec spec) : spec_(std::move(spec)) {}
-  virtual ~BenchFamily() = default;
   BenchFamily(const BenchFamily&) = delete;
   BenchFamily& operator=(const BenchFamily&) = delete;
 
@@ -168,20 +178,26 @@ class BenchFamily {
   // Checks a size against the family's form and puts it in canonical form (N becomes NxN or
   // NxNxN). Throws UsageError.
   [[nodiscard]] Shape canonical(const Shape& shape) const;
-
-  // The family's variants in teaching order, the reference first.
-  [[nodiscard]] virtual std::vector<VariantInfo> variants() const = 0;
-  // Device memory a run at this size allocates, reference and copy ceiling included.
-  [[nodiscard]] virtual std::size_t device_bytes(const Shape& shape, DType type) const = 0;
-  // Runs the reference and the named variants at one size and type (through measure). The
-  // reference row comes first and is always present.
-  [[nodiscard]] virtual std::vector<BenchRow> run(const Shape& shape, DType type,
-                                                  std::span<const std::string_view> variants,
-                                                  const BenchContext& ctx) const = 0;
+  [[nodiscard]] std::vector<VariantInfo> variants() const { return spec_.variants(); }
+  [[nodiscard]] std::size_t device_bytes(const Shape& shape, DType type) const {
+    return spec_.device_bytes(shape, type);
+  }
+  [[nodiscard]] std::vector<BenchRow> run(const Shape& shape, DType type,
+                                          std::span<const std::string_view> variants,
+                                          const BenchContext& ctx) const {
+    return spec_.run(*this, shape, type, variants, ctx);
+  }
 
  private:
   FamilySpec spec_;
 };
+
+// f(T{}) with T the C++ type of `type`: one call for families written as templates.
+template <class F>
+decltype(auto) with_element_type(DType type, F&& f) {
+  if (type == DType::f64) return f(double{});
+  return f(float{});
+}
 
 // The records of a family's variant table.
 template <class Launch>

@@ -4,37 +4,13 @@
 
 namespace smemlab {
 
-class MatmulFamily final : public BenchFamily {
- public:
-  MatmulFamily();
-  [[nodiscard]] std::vector<VariantInfo> variants() const override;
-  [[nodiscard]] std::size_t device_bytes(const Shape& shape, DType type) const override;
-  [[nodiscard]] std::vector<BenchRow> run(const Shape& shape, DType type,
-                                          std::span<const std::string_view> variants,
-                                          const BenchContext& ctx) const override;
-};
-
+const BenchFamily& matmul_family();
 // The tuning sweep of the autotuned matmul: every compiled tile configuration x raster group
 // x split-K slices, as the autotuned variant could launch them. Not part of a default run.
-class MatmulTilesFamily final : public BenchFamily {
- public:
-  MatmulTilesFamily();
-  [[nodiscard]] std::vector<VariantInfo> variants() const override;
-  [[nodiscard]] std::size_t device_bytes(const Shape& shape, DType type) const override;
-  [[nodiscard]] std::vector<BenchRow> run(const Shape& shape, DType type,
-                                          std::span<const std::string_view> variants,
-                                          const BenchContext& ctx) const override;
-};
-
-class ReductionFamily final : public BenchFamily {
- public:
-  ReductionFamily();
-  [[nodiscard]] std::vector<VariantInfo> variants() const override;
-  [[nodiscard]] std::size_t device_bytes(const Shape& shape, DType type) const override;
-  [[nodiscard]] std::vector<BenchRow> run(const Shape& shape, DType type,
-                                          std::span<const std::string_view> variants,
-                                          const BenchContext& ctx) const override;
-};
+const BenchFamily& matmul_tiles_family();
+const BenchFamily& reduction_family();
+const BenchFamily& transpose_family();
+const BenchFamily& banks_family();
 
 // "2^K" for powers of two, the decimal number otherwise: how the reduction sizes are written.
 [[nodiscard]] std::string count_label(std::int64_t n);
@@ -43,25 +19,5 @@ class ReductionFamily final : public BenchFamily {
 // the exact sum of the stored values (seed 001's "big eats small" as a table).
 [[nodiscard]] std::string sum_of_copies(double value, std::int64_t count, DType type,
                                         const DeviceInfo& device);
-
-class TransposeFamily final : public BenchFamily {
- public:
-  TransposeFamily();
-  [[nodiscard]] std::vector<VariantInfo> variants() const override;
-  [[nodiscard]] std::size_t device_bytes(const Shape& shape, DType type) const override;
-  [[nodiscard]] std::vector<BenchRow> run(const Shape& shape, DType type,
-                                          std::span<const std::string_view> variants,
-                                          const BenchContext& ctx) const override;
-};
-
-class BanksFamily final : public BenchFamily {
- public:
-  BanksFamily();
-  [[nodiscard]] std::vector<VariantInfo> variants() const override;
-  [[nodiscard]] std::size_t device_bytes(const Shape& shape, DType type) const override;
-  [[nodiscard]] std::vector<BenchRow> run(const Shape& shape, DType type,
-                                          std::span<const std::string_view> variants,
-                                          const BenchContext& ctx) const override;
-};
 
 }  // namespace smemlab

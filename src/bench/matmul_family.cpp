@@ -144,7 +144,7 @@ std::vector<BenchRow> run_gemm_candidates(std::string_view family, const Shape& 
 }
 
 // A (MxK), B (KxN) and C (MxN) in float.
-std::size_t gemm_device_bytes(const Shape& shape) {
+std::size_t gemm_device_bytes(const Shape& shape, DType /*float*/) {
   const auto m = static_cast<std::size_t>(shape.dims[0]);
   const auto n = static_cast<std::size_t>(shape.dims[1]);
   const auto k = static_cast<std::size_t>(shape.dims[2]);
@@ -169,46 +169,7 @@ const std::vector<TileCandidate>& tile_candidates() {
   return all;
 }
 
-}  // namespace
-
-MatmulFamily::MatmulFamily()
-    : BenchFamily({.name = "matmul",
-                   .form = SizeForm::gemm,
-                   // The seeds' sizes, and the SGEMM targets: squares (4095 and 4097 are multiples
-                   // of no tile), a tall and a wide product.
-                   .default_sizes = {"256", "512", "1024", "2048", "4095", "4096", "4097", "8192",
-                                     "8192x1024x4096", "1024x8192x4096"},
-                   .explain_size = "2048"}) {}
-
-std::vector<VariantInfo> MatmulFamily::variants() const { return infos_of(matmul::variants()); }
-
-std::size_t MatmulFamily::device_bytes(const Shape& shape, DType /*type: float*/) const {
-  return gemm_device_bytes(shape);
-}
-
-std::vector<BenchRow> MatmulFamily::run(const Shape& shape, DType /*type: float*/,
-                                        std::span<const std::string_view> variant_names,
-                                        const BenchContext& ctx) const {
-  std::vector<GemmCandidate> gemms;
-  for (const auto name : variant_names) {
-    const matmul::GemmVariant& v = matmul::find(name);
-    gemms.push_back({std::string(name), [&v](const matmul::GemmArgs& g, const LaunchContext& lc) {
-                       matmul::gemm(v, g, lc);
-                     }});
-  }
-  return run_gemm_candidates(name(), shape, gemms, ctx);
-}
-
-MatmulTilesFamily::MatmulTilesFamily()
-    : BenchFamily({.name = "matmul-tiles",
-                   .form = SizeForm::gemm,
-                   // One or more shapes of each class the tuning table distinguishes.
-                   .default_sizes = {"1024", "2048", "4095", "4096", "4097", "8192", "8192x1024x4096",
-                                     "1024x8192x4096"},
-                   .explain_size = "2048",
-                   .in_default_run = false}) {}
-
-std::vector<VariantInfo> MatmulTilesFamily::variants() const {
+std::vector<VariantInfo> tile_variants() {
   std::vector<VariantInfo> out;
   out.push_back(matmul::find("cublas").info);
   out.back().family = "matmul-tiles";
@@ -223,25 +184,57 @@ std::vector<VariantInfo> MatmulTilesFamily::variants() const {
   return out;
 }
 
-std::size_t MatmulTilesFamily::device_bytes(const Shape& shape, DType /*type: float*/) const {
-  return gemm_device_bytes(shape);
+}  // namespace
+
+const BenchFamily& matmul_family() {
+  static const BenchFamily family(
+      {.name = "matmul",
+       .form = SizeForm::gemm,
+       // The seeds' sizes, and the SGEMM targets: squares (4095 and 4097 are multiples of no
+       // tile), a tall and a wide product.
+       .default_sizes = {"256", "512", "1024", "2048", "4095", "4096", "4097", "8192", "8192x1024x4096",
+                         "1024x8192x4096"},
+       .explain_size = "2048",
+       .variants = [] { return infos_of(matmul::variants()); },
+       .device_bytes = gemm_device_bytes,
+       .run = [](const BenchFamily& self, const Shape& shape, DType /*float*/,
+                 std::span<const std::string_view> names, const BenchContext& ctx) {
+         std::vector<GemmCandidate> gemms;
+         for (const auto name : names) {
+           const matmul::GemmVariant& v = matmul::find(name);
+           gemms.push_back({std::string(name), [&v](const matmul::GemmArgs& g, const LaunchContext& lc) {
+                              matmul::gemm(v, g, lc);
+                            }});
+         }
+         return run_gemm_candidates(self.name(), shape, gemms, ctx);
+       }});
+  return family;
 }
 
-std::vector<BenchRow> MatmulTilesFamily::run(const Shape& shape, DType /*type: float*/,
-                                             std::span<const std::string_view> variant_names,
-                                             const BenchContext& ctx) const {
-  std::vector<GemmCandidate> gemms;
-  for (const auto name : variant_names) {
-    const auto& all = tile_candidates();
-    const auto it = std::find_if(all.begin(), all.end(),
-                                 [&](const TileCandidate& c) { return c.name == name; });
-    if (it == all.end()) throw UsageError(fmt::format("unknown tile candidate '{}'", name));
-    const matmul::TileChoice choice = it->choice;
-    gemms.push_back({it->name, [choice](const matmul::GemmArgs& g, const LaunchContext& lc) {
-                       matmul::gemm_tiles(choice, g, lc);
-                     }});
-  }
-  return run_gemm_candidates(name(), shape, gemms, ctx);
+const BenchFamily& matmul_tiles_family() {
+  static const BenchFamily family(
+      {.name = "matmul-tiles",
+       .form = SizeForm::gemm,
+       // One or more shapes of each class the tuning table distinguishes.
+       .default_sizes = {"1024", "2048", "4095", "4096", "4097", "8192", "8192x1024x4096", "1024x8192x4096"},
+       .explain_size = "2048",
+       .in_default_run = false,
+       .variants = tile_variants,
+       .device_bytes = gemm_device_bytes,
+       .run = [](const BenchFamily& self, const Shape& shape, DType /*float*/,
+                 std::span<const std::string_view> names, const BenchContext& ctx) {
+         std::vector<GemmCandidate> gemms;
+         for (const auto name : names) {
+           const auto& all = tile_candidates();
+           const auto it = std::find_if(all.begin(), all.end(), [&](const TileCandidate& c) { return c.name == name; });
+           if (it == all.end()) throw UsageError(fmt::format("unknown tile candidate '{}'", name));
+           gemms.push_back({it->name, [choice = it->choice](const matmul::GemmArgs& g, const LaunchContext& lc) {
+                              matmul::gemm_tiles(choice, g, lc);
+                            }});
+         }
+         return run_gemm_candidates(self.name(), shape, gemms, ctx);
+       }});
+  return family;
 }
 
 }  // namespace smemlab

@@ -134,30 +134,29 @@ std::string count_label(std::int64_t n) {
 }
 
 std::string sum_of_copies(double value, std::int64_t count, DType type, const DeviceInfo& device) {
-  const auto n = static_cast<std::size_t>(count);
-  return type == DType::f64 ? sum_copies<double>(value, n, device) : sum_copies<float>(value, n, device);
+  return with_element_type(type, [&](auto zero) {
+    return sum_copies<decltype(zero)>(value, static_cast<std::size_t>(count), device);
+  });
 }
 
-ReductionFamily::ReductionFamily()
-    : BenchFamily({.name = "reduction",
-                   .form = SizeForm::count,
-                   .max_dim = INT64_MAX,
-                   .default_sizes = {"2^20", "2^24", "2^26", "2^28", "100000007"},
-                   .explain_size = "2^24",
-                   .dtypes = kFloatAndDouble}) {}
-
-std::vector<VariantInfo> ReductionFamily::variants() const { return infos_of(reduce::variants()); }
-
-std::size_t ReductionFamily::device_bytes(const Shape& shape, DType type) const {
-  // The input, the copy that measures the ceiling (or global_memory's padded copy), partials.
-  return static_cast<std::size_t>(shape.dims[0]) * dtype_bytes(type) * 2 + (std::size_t{64} << 20);
-}
-
-std::vector<BenchRow> ReductionFamily::run(const Shape& shape, DType type,
-                                           std::span<const std::string_view> variant_names,
-                                           const BenchContext& ctx) const {
-  if (type == DType::f64) return run_typed<double>(shape, variant_names, ctx);
-  return run_typed<float>(shape, variant_names, ctx);
+const BenchFamily& reduction_family() {
+  static const BenchFamily family(
+      {.name = "reduction",
+       .form = SizeForm::count,
+       .max_dim = INT64_MAX,
+       .default_sizes = {"2^20", "2^24", "2^26", "2^28", "100000007"},
+       .explain_size = "2^24",
+       .dtypes = kFloatAndDouble,
+       .variants = [] { return infos_of(reduce::variants()); },
+       // The input, the copy that measures the ceiling (or global_memory's padded copy), partials.
+       .device_bytes = [](const Shape& shape, DType type) {
+         return static_cast<std::size_t>(shape.dims[0]) * dtype_bytes(type) * 2 + (std::size_t{64} << 20);
+       },
+       .run = [](const BenchFamily& /*self*/, const Shape& shape, DType type,
+                 std::span<const std::string_view> names, const BenchContext& ctx) {
+         return with_element_type(type, [&](auto zero) { return run_typed<decltype(zero)>(shape, names, ctx); });
+       }});
+  return family;
 }
 
 }  // namespace smemlab

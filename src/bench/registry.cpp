@@ -11,13 +11,8 @@
 namespace smemlab {
 
 std::span<const BenchFamily* const> families() {
-  static const MatmulFamily matmul;
-  static const ReductionFamily reduction;
-  static const TransposeFamily transpose;
-  static const BanksFamily banks;
-  static const MatmulTilesFamily matmul_tiles;
-  static const std::array<const BenchFamily*, 5> all{&matmul, &reduction, &transpose, &banks,
-                                                     &matmul_tiles};
+  static const std::array all{&matmul_family(), &reduction_family(), &transpose_family(),
+                             &banks_family(), &matmul_tiles_family()};
   return all;
 }
 

@@ -78,25 +78,23 @@ std::vector<BenchRow> run_typed(const Shape& shape, std::span<const std::string_
 
 }  // namespace
 
-TransposeFamily::TransposeFamily()
-    : BenchFamily({.name = "transpose",
-                   .form = SizeForm::matrix,
-                   .default_sizes = {"1024", "4096", "8192", "16384", "8192x4096", "4097x1025"},
-                   .explain_size = "8192",
-                   .dtypes = kFloatAndDouble}) {}
-
-std::vector<VariantInfo> TransposeFamily::variants() const { return infos_of(transpose::variants()); }
-
-std::size_t TransposeFamily::device_bytes(const Shape& shape, DType type) const {
-  // The input, the output and the copy ceiling's destination.
-  return static_cast<std::size_t>(shape.dims[0]) * static_cast<std::size_t>(shape.dims[1]) * dtype_bytes(type) * 3;
-}
-
-std::vector<BenchRow> TransposeFamily::run(const Shape& shape, DType type,
-                                           std::span<const std::string_view> variant_names,
-                                           const BenchContext& ctx) const {
-  if (type == DType::f64) return run_typed<double>(shape, variant_names, ctx);
-  return run_typed<float>(shape, variant_names, ctx);
+const BenchFamily& transpose_family() {
+  static const BenchFamily family(
+      {.name = "transpose",
+       .form = SizeForm::matrix,
+       .default_sizes = {"1024", "4096", "8192", "16384", "8192x4096", "4097x1025"},
+       .explain_size = "8192",
+       .dtypes = kFloatAndDouble,
+       .variants = [] { return infos_of(transpose::variants()); },
+       // The input, the output and the copy ceiling's destination.
+       .device_bytes = [](const Shape& shape, DType type) {
+         return static_cast<std::size_t>(shape.dims[0]) * static_cast<std::size_t>(shape.dims[1]) * dtype_bytes(type) * 3;
+       },
+       .run = [](const BenchFamily& /*self*/, const Shape& shape, DType type,
+                 std::span<const std::string_view> names, const BenchContext& ctx) {
+         return with_element_type(type, [&](auto zero) { return run_typed<decltype(zero)>(shape, names, ctx); });
+       }});
+  return family;
 }
 
 }  // namespace smemlab

@@ -9,10 +9,17 @@ namespace {
 
 using banks::Block;
 
-void totals(AccessModel& m, double n, int elem) {
+// A block of `threads` threads with one element each in shared memory, over n elements read
+// once, `per_block` of them per block.
+AccessModel tree_block(double n, int elem, int threads, double per_block) {
+  AccessModel m;
+  m.block = {threads, 1, 1};
+  m.smem_bytes = static_cast<std::size_t>(threads) * elem;
+  m.blocks = std::ceil(n / per_block);
   m.flops = n;
   m.global_bytes = n * elem;
   m.traffic = "every element read once";
+  return m;
 }
 
 }  // namespace
@@ -20,13 +27,9 @@ void totals(AccessModel& m, double n, int elem) {
 // Rounds 64, 32, ..., 1 in which the first `offset` threads add s_y[tid + offset] into
 // s_y[tid]; thread 0 then reads the block's sum.
 AccessModel seed_tree(const Shape& s, DType type, bool dynamic) {
-  const double n = static_cast<double>(s.dims[0]);
   const int elem = static_cast<int>(dtype_bytes(type));
-  AccessModel m;
-  m.block = {128, 1, 1};
-  m.smem_bytes = 128 * static_cast<std::size_t>(elem);
+  AccessModel m = tree_block(static_cast<double>(s.dims[0]), elem, 128, 128);
   m.dynamic_smem = dynamic;
-  m.blocks = std::ceil(n / 128);
   m.accesses.push_back(counted_access("load into s_y", "st", "tx", m.block, elem, 1));
   for (int offset = 64; offset >= 1; offset /= 2) {
     const Block active{offset, 1, 1};
@@ -36,20 +39,15 @@ AccessModel seed_tree(const Shape& s, DType type, bool dynamic) {
     m.accesses.push_back(counted_access(r + "write s_y[tid]", "st", "tx", active, elem, 1));
   }
   m.accesses.push_back(counted_access("thread 0 reads the block's sum", "ld", "0", {1, 1, 1}, elem, 1));
-  totals(m, n, elem);
   m.notes = "The host adds the block sums; the first round's warps read s_y[tid] and s_y[tid+64].";
   return m;
 }
 
 AccessModel classic_tree(const Shape& s, DType type, Tree tree) {
-  const double n = static_cast<double>(s.dims[0]);
   const int elem = static_cast<int>(dtype_bytes(type));
-  AccessModel m;
-  m.block = {256, 1, 1};
-  m.smem_bytes = 256 * static_cast<std::size_t>(elem);
   const bool two_per_thread = tree == Tree::first_add || tree == Tree::warp_shuffle;
   const bool halving = tree == Tree::sequential || two_per_thread;  // s = 128, 64, ...
-  m.blocks = std::ceil(n / (two_per_thread ? 512 : 256));
+  AccessModel m = tree_block(static_cast<double>(s.dims[0]), elem, 256, two_per_thread ? 512 : 256);
   m.accesses.push_back(counted_access("store the loaded value(s)", "st", "tx", m.block, elem, 1));
   const int last = halving ? (tree == Tree::warp_shuffle ? 64 : 1) : 128;
   for (int s = halving ? 128 : 1; halving ? s >= last : s <= last; s = halving ? s / 2 : s * 2) {
@@ -84,7 +82,6 @@ AccessModel classic_tree(const Shape& s, DType type, Tree tree) {
   } else {
     m.accesses.push_back(counted_access("thread 0 reads the block's sum", "ld", "0", {1, 1, 1}, elem, 1));
   }
-  totals(m, n, elem);
   m.notes = "First pass only: later passes over the block sums are " + std::to_string(two_per_thread ? 512 : 256) +
             " times smaller.";
   return m;
