@@ -1,11 +1,9 @@
-// 11 — rasterisation. Changed from 10: block b no longer takes tile (b / tiles_n, b % tiles_n).
-// Blocks run down a group of 8 block-rows, then move one block-column right. The ~264 blocks
-// resident at once (2 per SM) move through K together, so what they read per K-step is one
-// slice of each A row-panel and B column-panel they touch. Row-major at 8192^3 (64 tiles per
-// row) they cover 4 block-rows: 4 + 64 = 68 panels for 256 tiles; in groups of 8 rows, 8 x 33
-// tiles: 8 + 33 = 41 panels, 40% fewer bytes from L2/DRAM. At 4096^3 (32 tiles per row)
-// row-major already covers 8 x 32, so nothing changes. Should buy: nothing at 4096, a few
-// percent at 8192 if L2 bandwidth matters at all at this arithmetic intensity.
+// 11 — rasterisation. Changed from 10: blocks run down a group of 8 block-rows, then move one
+// block-column right, instead of row by row. The ~264 blocks resident at once move through K
+// together, so each K-step reads one slice of every A row-panel and B column-panel they
+// touch: at 8192^3, 8 + 33 = 41 panels in groups against 4 + 64 = 68 row by row, 40% fewer
+// bytes from L2/DRAM; at 4096^3 row order already covers 8 x 32 tiles. Should buy: nothing at
+// 4096, a few percent at 8192 if L2 bandwidth matters at this arithmetic intensity.
 #include "matmul/tiled_gemm.cuh"
 #include "matmul/models.hpp"
 #include "matmul/variants.hpp"

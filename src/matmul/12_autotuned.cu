@@ -1,11 +1,10 @@
 // 12 — autotuned tiles. Changed from 11: no single configuration is best everywhere. Large
-// squares want big tiles (more FMAs per shared load), while shapes with fewer tiles than SMs
-// leave most of the GPU idle with them: they want smaller tiles, or split-K (blockIdx.z takes
-// a slice of K; a second kernel sums the slices). Several configurations of the same kernel
-// are compiled; a table written from a sweep on the device (scripts/tune-matmul.sh, data in
-// docs/results/data/) names the best per shape class (small, square, tall, wide). Should buy:
-// at 1024^3 (64 tiles of 128x128 for 132 SMs) up to 2x over 11; little at 4096^3, where 11's
-// configuration is already a good one.
+// squares want big tiles (more FMAs per shared load); shapes with fewer tiles than SMs leave
+// most of the GPU idle with them and want smaller tiles or split-K (blockIdx.z takes a slice
+// of K; a second kernel sums the slices). Several configurations of 11's kernel are compiled,
+// and a table swept on the device (src/matmul/tuning_table.cpp) names one per shape class:
+// small, unaligned, square, tall, wide (classify() below). Should buy: up to 2x over 11 at
+// 1024^3 (64 tiles of 128x128 for 132 SMs); little at 4096^3.
 #include <algorithm>
 #include <array>
 #include <cstdlib>

@@ -5,8 +5,6 @@
 // bytes are only moved, so their type does not matter. A transpose must turn the access pattern
 // around on one side, so this is the ceiling the others are read against, next to cudaMemcpy
 // (which cannot follow a leading dimension).
-// An earlier version copied in 2D tiles, with the tuned kernel's pattern; it lost up to 5% at a
-// 64 KiB row stride and was then slower than the tuned transpose itself (docs/perf/transpose.md).
 #include <cstdint>
 #include <limits>
 

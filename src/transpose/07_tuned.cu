@@ -1,23 +1,13 @@
-// 07 — tuned. Changed from 06: more bytes in flight per thread, in one of two ways.
-// Where the alignment allows (16-byte aligned pointers, leading dimensions that keep rows on
-// 16-byte boundaries) every global access is 16 bytes wide: a block of 512 threads moves a
-// 64 x 64 tile in 16-byte chunks (float4: 4 floats; double2: 2 doubles), a warp 512 bytes per
-// instruction. The tile goes into shared memory with 16-byte stores, its chunks swizzled (chunk
-// q of row r at q XOR (r/E mod chunks per row), E elements a chunk), so the row-wise stores and
-// the column-wise element reads are both conflict-free. One tile per block: the hardware
-// overlaps one block's loads with another's stores (a persistent version that prefetched the
-// next tile needed 74 registers and was 2% slower; docs/perf/transpose.md).
-// Otherwise (unaligned rows): 32 x 32 tiles of single elements in the swizzled layout of 06,
-// 32 x 8 threads, four rows each, persistent blocks that issue the next tile's loads before
-// writing the current one.
-// Should buy: the gap between 06 and the copy ceiling, which comes from too few bytes in flight
-// and 4-byte accesses.
-// Both paths number their tiles down the input's columns (tile_down_columns), so the blocks
-// running together write neighbouring output rows. That was found after the rest was measured:
-// +3-4% for float at 8192^2 and 16384^2 (docs/perf/transpose.md).
-// Double took the 16-byte path last (it had used the 32 x 32 path): predicted +3-5% for double
-// from 4096^2 up, float unchanged (the same instructions, renumbered registers); measured
-// +1.7-4.0% and unchanged (docs/perf/transpose.md).
+// 07 — tuned. Changed from 06: more bytes in flight per thread. Where the pointers and leading
+// dimensions keep rows on 16-byte boundaries, every global access is 16 bytes wide: a block of
+// 512 threads moves a 64 x 64 tile in 16-byte chunks (float4: 4 floats; double2: 2 doubles),
+// stored in shared memory with its chunks swizzled (chunk q of row r at q XOR (r/E mod chunks
+// per row), E elements a chunk), so that the row-wise stores and the column-wise element reads
+// are both conflict-free. Otherwise: 06's swizzled 32 x 32 tiles of single elements, 32 x 8
+// threads, persistent blocks that issue the next tile's loads before writing the current one.
+// Both paths hand out tiles down the input's columns, so the blocks running together write
+// neighbouring output rows. Should buy: the gap between 06 and the copy ceiling, which comes
+// from too few bytes in flight and 4-byte accesses.
 #include <bit>
 #include <cstdint>
 #include <type_traits>
