@@ -107,10 +107,21 @@ TEST(ExplainCli, EveryVariantIsExplainedAndErrorsAreUsageErrors) {
   }
   const auto text = run_cli({"explain", "matmul/smem_tile16", "--size", "64"});
   EXPECT_NE(text.out.find("predicted shared wavefronts"), std::string::npos);
+  // Occupancy follows the architecture's limits on 8.6: 100 KiB / (8 + 1 KiB) = 11 blocks, 1536 / 1024
+  // threads = 1.
+  const auto ampere = run_cli({"explain", "matmul/smem_tile32", "--arch", "8.6"});
+  EXPECT_NE(ampere.out.find("1 blocks per SM fit (shared memory: 11, threads: 1; compute capability 8.6"),
+            std::string::npos)
+      << ampere.out;
   for (const auto& args : {std::vector<std::string>{"explain", "nope"},
                            std::vector<std::string>{"explain", "matmul/nope"},
                            std::vector<std::string>{"explain", "matmul/naive", "--size", "0"},
-                           std::vector<std::string>{"explain", "transpose/tuned", "--type", "int"}}) {
+                           std::vector<std::string>{"explain", "transpose/tuned", "--type", "int"},
+                           // float-only variants refuse double instead of relabelling their float model
+                           std::vector<std::string>{"explain", "matmul/smem_tile16", "--type", "double"},
+                           std::vector<std::string>{"explain", "reduction/cpu_float", "--type", "double"},
+                           std::vector<std::string>{"explain", "matmul/naive", "--arch", "9"},
+                           std::vector<std::string>{"explain", "matmul/naive", "--arch", "1.0"}}) {
     const auto r = run_cli(args);
     EXPECT_EQ(r.status, 2) << args[1];
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;

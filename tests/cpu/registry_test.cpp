@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -172,4 +173,55 @@ TEST(Transpose, ValidateRejectsBadArgumentsBeforeAnyLaunch) {
     EXPECT_THROW(transpose::validate(a), std::invalid_argument);
     EXPECT_THROW(transpose::run(tiled, a, {}), std::invalid_argument);
   }
+}
+
+TEST(Registry, EveryVariantHasAModelOrSaysWhyNot) {
+  for (const BenchFamily* f : families())
+    for (const auto& v : f->variants())
+      EXPECT_EQ(v.model == nullptr, !v.why_no_model.empty()) << v.id() << ": a model, or a reason, not both";
+}
+
+TEST(Registry, VariantsDeclareTheElementTypesTheyRun) {
+  const auto types_of = [](std::string_view id) {
+    const VariantInfo v = find_registered(id);
+    return std::vector<DType>(v.dtypes.begin(), v.dtypes.end());
+  };
+  EXPECT_EQ(types_of("matmul/autotuned"), std::vector<DType>{DType::f32});
+  EXPECT_EQ(types_of("reduction/cpu_float"), std::vector<DType>{DType::f32});
+  EXPECT_EQ(types_of("reduction/single_pass"), (std::vector<DType>{DType::f32, DType::f64}));
+  EXPECT_EQ(types_of("transpose/tuned"), (std::vector<DType>{DType::f32, DType::f64}));
+  // Every family's types are the union of its variants'.
+  for (const BenchFamily* f : families()) {
+    std::set<DType> from_variants;
+    for (const auto& v : f->variants()) from_variants.insert(v.dtypes.begin(), v.dtypes.end());
+    EXPECT_EQ(from_variants, std::set<DType>(f->spec().dtypes.begin(), f->spec().dtypes.end())) << f->name();
+  }
+}
+
+// The layers: src/core is below the families, include/smemlab is the library alone.
+TEST(Layout, CoreIncludesNoFamilyAndTheApiIncludesNoApplication) {
+  namespace fs = std::filesystem;
+  const fs::path root = SMEMLAB_SOURCE_DIR;
+  const std::regex include_line(R"(#include\s+["<]([^">]+)[">])");
+  const auto includes = [&](const fs::path& file) {
+    std::ifstream in(file);
+    std::vector<std::string> out;
+    for (std::string line; std::getline(in, line);)
+      if (std::smatch m; std::regex_search(line, m, include_line)) out.push_back(m[1]);
+    return out;
+  };
+  const std::regex family_header(R"((smemlab/(matmul|reduce|transpose|banks|access_model)\.hpp|^(matmul|reduce|transpose|banks)/))");
+  const std::regex application(R"(^(bench|explain|cli)/)");
+  std::size_t files = 0;
+  for (const auto& e : fs::directory_iterator(root / "src" / "core")) {
+    ++files;
+    for (const auto& inc : includes(e.path()))
+      EXPECT_FALSE(std::regex_search(inc, family_header)) << e.path() << " includes " << inc;
+  }
+  for (const auto& e : fs::directory_iterator(root / "include" / "smemlab")) {
+    ++files;
+    for (const auto& inc : includes(e.path()))
+      EXPECT_FALSE(std::regex_search(inc, application)) << e.path() << " includes " << inc;
+  }
+  EXPECT_GT(files, 10U);
 }
