@@ -19,25 +19,9 @@ void validate(const GemmArgs& g) {
 }
 
 std::span<const GemmVariant> variants() {
-  // The steps in teaching order, the reference first. A new variant: its file, one line here.
-  static const std::array table{
-      detail::cublas_variant(),                 // 00 cuBLAS SGEMM: the reference
-      detail::naive_variant(),                  // 01 one thread an output, all from global memory
-      detail::tiled_static_variant_16(),        // 02 shared-memory tiles, static arrays
-      detail::tiled_static_variant_32(),        //    the same with 32 x 32 tiles
-      detail::tiled_dynamic_const_variant(),    // 03 dynamic shared memory, tile size compiled in
-      detail::tiled_dynamic_runtime_variant(),  //    tile size known only at run time
-      detail::bank_conflict_variant(),          // 04 a column-first tile: bank conflicts
-      detail::bank_conflict_padded_variant(),   //    the same padded to 17 words a row
-      detail::thread_tile_1d_variant(),         // 05 8 outputs a thread, down a column
-      detail::thread_tile_2d_variant(),         // 06 an 8 x 8 outer product a thread
-      detail::vectorized_variant(),             // 07 16-byte accesses, A transposed in shared memory
-      detail::conflict_free_variant(),          // 08 A's rows padded: no fragment conflicts
-      detail::warp_tile_variant(),              // 09 warp tiles fed by cp.async
-      detail::pipelined_variant(),              // 10 a 3-stage copy pipeline
-      detail::rasterized_variant(),             // 11 blocks ordered for L2 reuse
-      detail::autotuned_variant(),              // 12 tiles and split-K chosen per shape
-  };
+#define SMEMLAB_MAKE_STEP(make) detail::make(),
+  static const std::array table{SMEMLAB_MATMUL_STEPS(SMEMLAB_MAKE_STEP)};
+#undef SMEMLAB_MAKE_STEP
   return table;
 }
 

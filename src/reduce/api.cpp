@@ -20,23 +20,9 @@ std::array<ReduceVariant, N> with_dtypes(std::array<ReduceVariant, N> table) {
 }  // namespace
 
 std::span<const ReduceVariant> variants() {
-  // The steps in teaching order, the reference first. A new variant: its file, one line here.
-  static const auto table = with_dtypes(std::array{
-      detail::cub_variant(),                    // 00 cub::DeviceReduce::Sum: the reference
-      detail::cpu_float_variant(),              // 01 a float loop on the CPU: big eats small
-      detail::cpu_reference_variant(),          // 02 compensated double sum on the CPU
-      detail::global_memory_variant(),          // 03 halving in global memory
-      detail::shared_static_variant(),          // 04 halving in static shared memory
-      detail::shared_dynamic_variant(),         // 05 the same in dynamic shared memory
-      detail::interleaved_divergent_variant(),  // 06 interleaved pairs: divergent warps
-      detail::interleaved_strided_variant(),    // 07 strided index: bank conflicts instead
-      detail::sequential_variant(),             // 08 sequential pairs: neither
-      detail::first_add_variant(),              // 09 the first add while loading
-      detail::warp_shuffle_variant(),           // 10 the last warp by shuffles
-      detail::grid_stride_variant(),            // 11 persistent blocks, grid-stride loads
-      detail::vectorized_variant(),             // 12 16-byte loads
-      detail::single_pass_variant(),            // 13 one launch: the last block adds the sums
-  });
+#define SMEMLAB_MAKE_STEP(make) detail::make(),
+  static const auto table = with_dtypes(std::array{SMEMLAB_REDUCE_STEPS(SMEMLAB_MAKE_STEP)});
+#undef SMEMLAB_MAKE_STEP
   return table;
 }
 

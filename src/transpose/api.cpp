@@ -32,17 +32,9 @@ std::array<TransposeVariant, N> with_dtypes(std::array<TransposeVariant, N> tabl
 }  // namespace
 
 std::span<const TransposeVariant> variants() {
-  // The steps in teaching order, the reference first. A new variant: its file, one line here.
-  static const auto table = with_dtypes(std::array{
-      detail::cublas_variant(),     // 00 cublasSgeam / cublasDgeam: the reference
-      detail::copy_variant(),       // 01 a plain copy: the ceiling
-      detail::naive_row_variant(),  // 02 coalesced reads, strided writes
-      detail::naive_col_variant(),  // 03 strided reads, coalesced writes
-      detail::smem_tile_variant(),  // 04 a shared tile: coalesced both ways, 32-way conflicts
-      detail::padded_variant(),     // 05 the tile padded to 33 columns
-      detail::swizzled_variant(),   // 06 the tile XOR-swizzled
-      detail::tuned_variant(),      // 07 16-byte accesses, tiles down the columns
-  });
+#define SMEMLAB_MAKE_STEP(make) detail::make(),
+  static const auto table = with_dtypes(std::array{SMEMLAB_TRANSPOSE_STEPS(SMEMLAB_MAKE_STEP)});
+#undef SMEMLAB_MAKE_STEP
   return table;
 }
 
