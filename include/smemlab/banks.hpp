@@ -20,6 +20,9 @@ namespace smemlab::banks {
 constexpr int kBanks = 32;
 constexpr int kBankBytes = 4;
 constexpr int kWarp = 32;
+// The most shared memory one block can address on any GPU so far (compute capability 9.0 and
+// 10.0, after opting in): the analyzer rejects addresses beyond it.
+constexpr std::int64_t kMaxSharedBytes = 227 * 1024;
 
 // A syntax error, with the 1-based column of the offending character.
 class ExpressionError : public UsageError {
@@ -69,14 +72,28 @@ void validate(const Access& access);
 
 struct Collision {
   int bank;
-  std::vector<int> lanes;         // lanes that need this bank in the worst phase
+  int phase;                      // index into WarpResult::phases
+  std::vector<int> lanes;         // lanes that need this bank in that phase
   std::vector<std::int64_t> words;  // the distinct 4-byte words they ask it for (byte address / 4)
 };
 
+// Why a phase's lanes are served in wavefronts of their own rather than with the phase before.
+enum class Split {
+  none,           // the first phase of the warp
+  bytes,          // together they ask for more than 128 distinct bytes: no extra wavefront
+  half_warps,     // 16-byte accesses: each half-warp is served on its own
+  merge_conflict, // 8-byte accesses: the two half-warps together would have a bank conflict
+  lane_groups,    // 16-byte accesses: some 4 consecutive lanes ask for more than two words
+};
+[[nodiscard]] std::string_view split_reason(Split split);
+
+// Lanes served together: as many wavefronts as the busiest bank has distinct words.
 struct Phase {
   int first_lane;
-  int lanes;                      // lanes in the phase (128 / width for wide accesses)
+  int lanes;                      // lanes in the phase: 32, or 16 / 8 for wide accesses
   int wavefronts;
+  int ideal;                      // ceil(distinct bytes asked for / 128)
+  Split split;
   // Per wavefront, per bank: the lane served there, or -1 (for the map).
   std::vector<std::vector<int>> grid;
 };
@@ -87,7 +104,7 @@ struct WarpResult {
   int wavefronts;
   int ideal;  // the fewest wavefronts the distinct bytes asked for need: ceil(bytes / 128)
   int ways;   // the worst bank's number of distinct words in one phase (1 = conflict-free)
-  std::vector<Collision> collisions;  // banks asked for more than one word
+  std::vector<Collision> collisions;  // banks asked for more than one word in a phase
   std::vector<Phase> phases;
 };
 
@@ -97,16 +114,18 @@ struct Analysis {
   [[nodiscard]] long long ideal() const;
 };
 
-// Throws UsageError when an address is negative or not a multiple of the width.
+// Throws UsageError when an address is negative, not a multiple of the width, beyond
+// kMaxSharedBytes, or overflows 64-bit arithmetic.
 [[nodiscard]] Analysis analyze(const Access& access);
 
 // Seed 001's figure for one warp: banks as columns, wavefronts as rows, lane numbers inside.
 [[nodiscard]] std::string render_map(const WarpResult& warp, int width);
-// The analysis as a text table (each warp's wavefronts, ideal, ways and colliding lanes), with
-// the map of warp `map_warp` below it when that is not negative.
+// The analysis as a text table: each warp's wavefronts, ideal and ways, and why it needs more
+// than the ideal (phases served apart, bank conflicts with their lanes); consecutive warps with
+// the same row are shown once. The map of warp `map_warp` follows when that is not negative.
 [[nodiscard]] std::string render_table(const Access& access, const Analysis& analysis, int map_warp);
-// The analysis as a JSON document: the access, every warp, and the totals.
-[[nodiscard]] std::string render_json(const Access& access, const Analysis& analysis);
+// The same as a JSON document, every warp with its phases and collisions, the map as a grid.
+[[nodiscard]] std::string render_json(const Access& access, const Analysis& analysis, int map_warp);
 
 // ---- The bank microbenchmark (bench family "banks") ----
 // Every warp loads element lane * stride of `width` bytes, over and over; the size of a run is

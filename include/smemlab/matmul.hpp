@@ -60,9 +60,13 @@ struct TuningEntry {
 
 [[nodiscard]] std::span<const std::string_view> tile_configs();
 [[nodiscard]] std::span<const TuningEntry> tuning_table();
-// The table's choice for this shape on the current device; devices the table does not name
-// take the entries of its first device.
+// The table's choice for a shape class on a device (compute capability, SMs); devices the
+// table does not name take the entries of its first device.
+[[nodiscard]] TileChoice choose_tiles(ShapeClass shape, int cc_major, int cc_minor, int sms);
+// The same for these arguments on the current device.
 [[nodiscard]] TileChoice choose_tiles(const GemmArgs& args);
+// The split-K slices a choice launches with at depth k: fewer than asked where K is short.
+[[nodiscard]] int split_k_slices(const TileChoice& choice, int k);
 // Validates the arguments and the choice (UsageError for an unknown configuration), then
 // launches. Split-K uses fewer slices than asked where K is short: each keeps >= 256 of K.
 void gemm_tiles(const TileChoice& choice, const GemmArgs& args, const LaunchContext& ctx);

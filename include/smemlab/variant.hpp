@@ -33,6 +33,8 @@ struct VariantInfo {
   std::span<const DType> dtypes = kFloatOnly;  // element types it runs
   AccessModelFn model = nullptr;  // what `explain` predicts; null when ...
   std::string_view why_no_model = {};  // ... this says why
+  // What the variant launches at a size, for variants that choose by size; null for the rest.
+  std::string (*launch_plan)(const Shape& shape, DType type) = nullptr;
 
   [[nodiscard]] std::string id() const { return std::string(family) + "/" + std::string(name); }
   [[nodiscard]] bool runs(DType type) const {

@@ -52,12 +52,20 @@ std::int64_t address_of(const Access& a, int linear, int warp, int lane) {
   const int ty = (linear / a.block.x) % a.block.y;
   const int tz = linear / (a.block.x * a.block.y);
   const std::int64_t value = a.expression.eval(tx, ty, tz);
-  const std::int64_t address = a.base + (a.bytes ? value : value * a.width);
-  if (address < 0 || address % a.width != 0)
-    throw UsageError(fmt::format(
-        "'{}' gives byte address {} for lane {} of warp {} (tx={}, ty={}, tz={}): {}", a.expression.text(),
-        address, lane, warp, tx, ty, tz,
-        address < 0 ? "negative" : fmt::format("not a multiple of the width {}", a.width)));
+  std::int64_t address = 0;
+  const bool overflowed = a.bytes ? __builtin_add_overflow(a.base, value, &address)
+                                  : __builtin_mul_overflow(value, a.width, &address) ||
+                                        __builtin_add_overflow(address, a.base, &address);
+  const auto fail = [&](std::string why) {
+    return UsageError(fmt::format("'{}' gives {} for lane {} of warp {} (tx={}, ty={}, tz={}): {}",
+                                  a.expression.text(), overflowed ? "no byte address" : fmt::format("byte address {}", address),
+                                  lane, warp, tx, ty, tz, why));
+  };
+  if (overflowed) throw fail("it overflows 64 bits");
+  if (address < 0) throw fail("negative");
+  if (address % a.width != 0) throw fail(fmt::format("not a multiple of the width {}", a.width));
+  if (address + a.width > kMaxSharedBytes)
+    throw fail(fmt::format("beyond the {} KiB of shared memory a block can have", kMaxSharedBytes / 1024));
   return address;
 }
 
@@ -108,13 +116,14 @@ bool narrow_lane_groups(const std::vector<int>& lanes, const std::vector<std::in
   return true;
 }
 
-void record(const Service& s, WarpResult& w) {
-  Phase phase{s.lanes.front(), static_cast<int>(s.lanes.size()), s.wavefronts, {}};
+void record(const Service& s, Split split, WarpResult& w) {
+  const int ideal = static_cast<int>(std::max<std::int64_t>(1, (s.distinct_bytes + 127) / 128));
+  Phase phase{s.lanes.front(), static_cast<int>(s.lanes.size()), s.wavefronts, ideal, split, {}};
   phase.grid.assign(static_cast<std::size_t>(s.wavefronts), std::vector<int>(kBanks, -1));
   for (const auto& [bank, list] : s.banks) {
     for (std::size_t k = 0; k < list.size(); ++k) phase.grid[k][static_cast<std::size_t>(bank)] = list[k].second.front();
     if (list.size() > 1) {
-      Collision c{bank, {}, {}};
+      Collision c{bank, static_cast<int>(w.phases.size()), {}, {}};
       for (const auto& [word, lanes] : list) {
         c.words.push_back(word);
         c.lanes.insert(c.lanes.end(), lanes.begin(), lanes.end());
@@ -150,8 +159,9 @@ Analysis analyze(const Access& a) {
     // Phases 2k and 2k+1 of a wide access may share wavefronts; narrow accesses have one phase.
     for (std::size_t p = 0; p < phases.size(); p += 2) {
       const Service first = serve(phases[p], address, a.width);
+      const Split first_split = p == 0 ? Split::none : Split::half_warps;  // 16 bytes: quarters 2-3
       if (p + 1 == phases.size()) {
-        record(first, w);
+        record(first, first_split, w);
         break;
       }
       const Service second = serve(phases[p + 1], address, a.width);
@@ -162,15 +172,26 @@ Analysis analyze(const Access& a) {
       const bool merge = a.width == 16 ? fits && narrow_lane_groups(both, address)
                                        : fits && merged.wavefronts == 1;
       if (merge) {
-        record(merged, w);
+        record(merged, first_split, w);
       } else {
-        record(first, w);
-        record(second, w);
+        record(first, first_split, w);
+        record(second, !fits ? Split::bytes : a.width == 16 ? Split::lane_groups : Split::merge_conflict, w);
       }
     }
     result.warps.push_back(std::move(w));
   }
   return result;
+}
+
+std::string_view split_reason(Split split) {
+  switch (split) {
+    case Split::none: return "";
+    case Split::bytes: return "together more than 128 distinct bytes";
+    case Split::half_warps: return "16-byte accesses serve each half-warp in wavefronts of its own";
+    case Split::merge_conflict: return "8-byte accesses: the two half-warps together would conflict";
+    case Split::lane_groups: return "16-byte accesses: 4 consecutive lanes ask for more than two words";
+  }
+  return "";
 }
 
 std::string render_map(const WarpResult& warp, int width) {

@@ -2,6 +2,8 @@
 // unary + - ~  >  * / %  >  + -  >  << >>  >  &  >  ^  >  |
 #include <fmt/format.h>
 
+#include <cstdint>
+
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -130,12 +132,18 @@ class Parser {
   std::size_t pos_ = 0;
 };
 
+// A result that does not fit in 64 bits is an error, never a silently wrapped address.
+[[noreturn]] void overflow(std::int64_t a, std::string_view op, std::int64_t b) {
+  throw UsageError(fmt::format("expression overflows 64-bit arithmetic: {} {} {}", a, op, b));
+}
+
 std::int64_t eval_node(const Node& n, const std::array<std::int64_t, 3>& vars) {
   switch (n.kind) {
     case Node::Kind::constant: return n.value;
     case Node::Kind::variable: return vars[static_cast<std::size_t>(n.variable)];
     case Node::Kind::unary: {
       const std::int64_t v = eval_node(*n.lhs, vars);
+      if (n.op == "-" && v == INT64_MIN) overflow(0, "-", v);
       return n.op == "-" ? -v : n.op == "~" ? ~v : v;
     }
     case Node::Kind::binary: break;
@@ -144,12 +152,21 @@ std::int64_t eval_node(const Node& n, const std::array<std::int64_t, 3>& vars) {
   const std::int64_t b = eval_node(*n.rhs, vars);
   if ((n.op == "/" || n.op == "%") && b == 0) throw UsageError("expression divides by zero");
   if ((n.op == "<<" || n.op == ">>") && (b < 0 || b > 62)) throw UsageError("shift count out of range 0..62");
-  if (n.op == "+") return a + b;
-  if (n.op == "-") return a - b;
-  if (n.op == "*") return a * b;
+  std::int64_t out = 0;
+  const auto checked = [&](bool overflowed) {
+    if (overflowed) overflow(a, n.op, b);
+    return out;
+  };
+  if (n.op == "+") return checked(__builtin_add_overflow(a, b, &out));
+  if (n.op == "-") return checked(__builtin_sub_overflow(a, b, &out));
+  if (n.op == "*") return checked(__builtin_mul_overflow(a, b, &out));
+  if ((n.op == "/" || n.op == "%") && a == INT64_MIN && b == -1) overflow(a, n.op, b);
   if (n.op == "/") return a / b;
   if (n.op == "%") return a % b;
-  if (n.op == "<<") return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) << b);
+  if (n.op == "<<") {
+    out = static_cast<std::int64_t>(static_cast<std::uint64_t>(a) << b);
+    return checked((out >> b) != a);
+  }
   if (n.op == ">>") return a >> b;
   if (n.op == "&") return a & b;
   if (n.op == "^") return a ^ b;

@@ -1,10 +1,14 @@
-// The bank analyzer's reports: `smemlab banks` prints these.
+// The bank analyzer's reports: `smemlab banks` prints these. A warp's wavefronts beyond the
+// ideal have two causes, each named: phases served apart that together would fit in fewer
+// wavefronts (how wide accesses are split), and banks asked for several words in one phase.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <regex>
+#include <set>
 
 #include "smemlab/banks.hpp"
 
@@ -16,6 +20,40 @@ std::string join_lanes(const std::vector<int>& v, std::size_t most) {
   return fmt::format("{}{}", fmt::join(shown, ","), v.size() > most ? fmt::format(",... ({} lanes)", v.size()) : "");
 }
 
+std::string lane_range(const Phase& p) { return fmt::format("lanes {}-{}", p.first_lane, p.first_lane + p.lanes - 1); }
+
+// Wavefronts the split into phases costs: the phases' own ideals over the warp's.
+int split_cost(const WarpResult& w) {
+  int sum = 0;
+  for (const auto& p : w.phases) sum += p.ideal;
+  return sum - w.ideal;
+}
+
+// Why the warp needs more than its ideal, in words; "-" when it does not.
+std::string why(const WarpResult& w) {
+  std::vector<std::string> parts;
+  if (const int cost = split_cost(w); cost > 0) {
+    std::set<std::string_view> reasons;
+    for (const auto& p : w.phases)
+      if (p.split != Split::none && p.split != Split::bytes) reasons.insert(split_reason(p.split));
+    parts.push_back(fmt::format("+{} split: {}", cost, fmt::join(reasons, "; ")));
+  }
+  int conflicts = 0;
+  for (const auto& p : w.phases) conflicts += p.wavefronts - p.ideal;
+  if (conflicts > 0) {
+    std::string banks;
+    for (std::size_t i = 0; i < w.collisions.size() && i < 3; ++i) {
+      const Collision& c = w.collisions[i];
+      const std::string where = w.phases.size() > 1 ? lane_range(w.phases[static_cast<std::size_t>(c.phase)]) + ", " : "";
+      banks += fmt::format("{}{}bank {}: {} words, lanes {}", i ? "; " : "", where, c.bank, c.words.size(),
+                           join_lanes(c.lanes, 8));
+    }
+    if (w.collisions.size() > 3) banks += fmt::format("; +{} more banks", w.collisions.size() - 3);
+    parts.push_back(fmt::format("+{} bank conflict: {}", conflicts, banks));
+  }
+  return parts.empty() ? "-" : fmt::format("{}", fmt::join(parts, "; "));
+}
+
 }  // namespace
 
 std::string render_table(const Access& access, const Analysis& analysis, int map_warp) {
@@ -24,15 +62,23 @@ std::string render_table(const Access& access, const Analysis& analysis, int map
       access.expression.text(), access.bytes ? "byte address" : "element index", access.block.x,
       access.block.y, access.block.z, access.width, analysis.wavefronts(), analysis.ideal(),
       static_cast<double>(analysis.wavefronts()) / static_cast<double>(analysis.ideal()));
-  out += fmt::format("{:>5} {:>6} {:>11} {:>6} {:>5}  {}\n", "warp", "lanes", "wavefronts", "ideal", "ways",
-                     "banks asked for more than one word");
-  for (const auto& w : analysis.warps) {
-    std::string detail;
-    for (std::size_t i = 0; i < w.collisions.size() && i < 3; ++i)
-      detail += fmt::format("{}bank {}: lanes {}", i ? "; " : "", w.collisions[i].bank, join_lanes(w.collisions[i].lanes, 8));
-    if (w.collisions.size() > 3) detail += fmt::format("; +{} more banks", w.collisions.size() - 3);
-    out += fmt::format("{:>5} {:>6} {:>11} {:>6} {:>5}  {}\n", w.warp, w.active_lanes, w.wavefronts, w.ideal,
-                       w.ways, detail.empty() ? "-" : detail);
+  out += fmt::format("{:>7} {:>6} {:>11} {:>6} {:>5}  {}\n", "warp", "lanes", "wavefronts", "ideal", "ways",
+                     "why more than ideal");
+  // Consecutive warps whose rows differ at most in the banks named are shown once.
+  const auto row = [](const WarpResult& w) {
+    return fmt::format("{:>6} {:>11} {:>6} {:>5}  {}", w.active_lanes, w.wavefronts, w.ideal, w.ways, why(w));
+  };
+  const std::regex bank_number(R"(bank \d+)");
+  const auto pattern = [&](const WarpResult& w) { return std::regex_replace(row(w), bank_number, "bank #"); };
+  for (std::size_t first = 0; first < analysis.warps.size();) {
+    const std::string text = row(analysis.warps[first]);
+    std::size_t last = first;
+    bool other_banks = false;
+    while (last + 1 < analysis.warps.size() && pattern(analysis.warps[last + 1]) == pattern(analysis.warps[first]))
+      other_banks |= row(analysis.warps[++last]) != text;
+    const std::string warps = last == first ? fmt::format("{}", first) : fmt::format("{}-{}", first, last);
+    out += fmt::format("{:>7} {}{}\n", warps, text, other_banks ? " (as warp " + std::to_string(first) + "; the others in other banks)" : "");
+    first = last + 1;
   }
   if (map_warp >= 0) {
     out += fmt::format("\nwarp {}: banks across, wavefronts down, the lane served in each\n", map_warp);
@@ -41,24 +87,44 @@ std::string render_table(const Access& access, const Analysis& analysis, int map
   return out;
 }
 
-std::string render_json(const Access& access, const Analysis& analysis) {
+std::string render_json(const Access& access, const Analysis& analysis, int map_warp) {
   nlohmann::json warps = nlohmann::json::array();
   for (const auto& w : analysis.warps) {
+    nlohmann::json phases = nlohmann::json::array();
+    for (const auto& p : w.phases)
+      phases.push_back({{"first_lane", p.first_lane}, {"lanes", p.lanes}, {"wavefronts", p.wavefronts},
+                        {"ideal", p.ideal},
+                        {"split", p.split == Split::none ? nlohmann::json() : nlohmann::json(split_reason(p.split))}});
     nlohmann::json collisions = nlohmann::json::array();
     for (const auto& c : w.collisions)
-      collisions.push_back({{"bank", c.bank}, {"lanes", c.lanes}, {"words", c.words}});
+      collisions.push_back({{"bank", c.bank}, {"phase", c.phase}, {"lanes", c.lanes}, {"words", c.words}});
     warps.push_back({{"warp", w.warp}, {"lanes", w.active_lanes}, {"wavefronts", w.wavefronts},
-                     {"ideal", w.ideal}, {"ways", w.ways}, {"collisions", collisions}});
+                     {"ideal", w.ideal}, {"ways", w.ways}, {"split_wavefronts", split_cost(w)},
+                     {"why", why(w)}, {"phases", phases}, {"collisions", collisions}});
   }
-  const nlohmann::json doc{{"expression", access.expression.text()},
-                           {"block", {access.block.x, access.block.y, access.block.z}},
-                           {"width", access.width},
-                           {"bytes", access.bytes},
-                           {"base", access.base},
-                           {"warps", warps},
-                           {"summary", {{"warps", analysis.warps.size()},
-                                        {"wavefronts", analysis.wavefronts()},
-                                        {"ideal", analysis.ideal()}}}};
+  nlohmann::json doc{{"expression", access.expression.text()},
+                     {"block", {access.block.x, access.block.y, access.block.z}},
+                     {"width", access.width},
+                     {"bytes", access.bytes},
+                     {"base", access.base},
+                     {"warps", warps},
+                     {"summary", {{"warps", analysis.warps.size()},
+                                  {"wavefronts", analysis.wavefronts()},
+                                  {"ideal", analysis.ideal()}}}};
+  if (map_warp >= 0) {
+    // Per phase of that warp: per wavefront, per bank, the lane served (null: none).
+    nlohmann::json map = nlohmann::json::array();
+    for (const auto& p : analysis.warps.at(static_cast<std::size_t>(map_warp)).phases) {
+      nlohmann::json grid = nlohmann::json::array();
+      for (const auto& wavefront : p.grid) {
+        nlohmann::json lanes = nlohmann::json::array();
+        for (const int lane : wavefront) lanes.push_back(lane < 0 ? nlohmann::json() : nlohmann::json(lane));
+        grid.push_back(lanes);
+      }
+      map.push_back({{"first_lane", p.first_lane}, {"wavefronts", grid}});
+    }
+    doc["map"] = {{"warp", map_warp}, {"phases", map}};
+  }
   return doc.dump(2) + "\n";
 }
 

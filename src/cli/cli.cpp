@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 #include "bench/bench.hpp"
@@ -33,7 +34,7 @@ struct SumOptions {
 
 struct BanksOptions {
   std::string expression;
-  std::vector<int> block{32};
+  std::vector<std::string> block{"32"};
   int width = 4;
   bool bytes = false;
   long long base = 0;
@@ -56,11 +57,45 @@ struct Options {
   BanksOptions banks;
   ExplainOptions explain;
   std::vector<std::string> list_families;
-  BenchRequest bench;
+  BenchRequest bench;  // its lists as typed until split_list
   std::string format = "table";
   std::string output;
   bool quiet = false;
 };
+
+// Comma-separated lists, as typed (--size 1024,2048 or --size 1024 --size 2048): an empty
+// item is a mistake, not something to skip.
+std::vector<std::string> split_list(const std::vector<std::string>& typed, std::string_view option) {
+  std::vector<std::string> items;
+  for (const auto& text : typed) {
+    std::size_t pos = 0;
+    while (true) {
+      const std::size_t end = std::min(text.find(',', pos), text.size());
+      if (end == pos) throw UsageError(fmt::format("{} '{}': an empty item", option, text));
+      items.push_back(text.substr(pos, end - pos));
+      if (end == text.size()) break;
+      pos = end + 1;
+    }
+  }
+  return items;
+}
+
+// An expression such as -tx looks like an option to the parser: after `banks`, any argument
+// that starts with a single '-' and is not the value of an option becomes --expression=ARG.
+std::vector<std::string> expressions_as_options(int argc, const char* const* argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  const auto banks = std::find(args.begin(), args.end(), "banks");
+  const std::vector<std::string_view> with_value{"--block", "--width", "--base", "--warp", "--format"};
+  for (auto it = banks == args.end() ? args.end() : banks + 1; it != args.end(); ++it) {
+    if (std::find(with_value.begin(), with_value.end(), *it) != with_value.end()) {
+      if (it + 1 != args.end()) ++it;
+    } else if (it->size() > 1 && (*it)[0] == '-' && (*it)[1] != '-' && *it != "-h") {
+      *it = "--expression=" + *it;
+    }
+  }
+  std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last first
+  return args;
+}
 
 DType parse_type(const std::string& name) {
   const auto type = parse_dtype(name);
@@ -80,7 +115,8 @@ DeviceInfo require_device(int ordinal) {
   return query_device(ordinal);
 }
 
-int cmd_list(const Options& opt, std::ostream& out) {
+int cmd_list(Options opt, std::ostream& out) {
+  opt.list_families = split_list(opt.list_families, "--family");
   for (const auto& f : opt.list_families) (void)find_family(f);
   // Without --family: the variants of a default run; a named family may be one outside it
   // (the matmul-tiles sweep).
@@ -102,7 +138,12 @@ int cmd_info(const Options& opt, std::ostream& out) {
 
 int cmd_bench(const Options& opt, std::ostream& out, std::ostream& err) {
   // Everything the user typed is checked before the device is touched.
-  const BenchPlan plan = plan_bench(opt.bench);
+  BenchRequest request = opt.bench;
+  request.families = split_list(request.families, "--family");
+  request.variants = split_list(request.variants, "--variant");
+  request.sizes = split_list(request.sizes, "--size");
+  request.dtypes = split_list(request.dtypes, "--type");
+  const BenchPlan plan = plan_bench(request);
   const Format format = parse_format(opt.format);
   check_writable(opt.output);
   const DeviceInfo device = require_device(opt.device);
@@ -128,27 +169,44 @@ int cmd_bench(const Options& opt, std::ostream& out, std::ostream& err) {
 }
 
 int cmd_sum(const Options& opt, std::ostream& out) {
-  const Shape count = parse_shape(opt.sum.count);
-  if (count.dims.size() != 1) throw UsageError(fmt::format("--count {}: one number", opt.sum.count));
+  const auto count = [&] {
+    try {
+      const Shape shape = parse_shape(opt.sum.count);
+      if (shape.dims.size() == 1) return shape.dims[0];
+    } catch (const UsageError&) {
+    }
+    throw UsageError(fmt::format("--count {}: a positive whole number, written N or 2^K", opt.sum.count));
+  }();
   if (!std::isfinite(opt.sum.value)) throw UsageError("--value must be a finite number");
   const DType type = parse_type(opt.sum.type);
-  out << sum_of_copies(opt.sum.value, count.dims[0], type, require_device(opt.device));
+  out << sum_of_copies(opt.sum.value, count, type, require_device(opt.device));
   return 0;
 }
 
 // CPU only.
-int cmd_banks(const Options& opt, std::ostream& out) {
+int cmd_banks(const Options& opt, bool warp_given, std::ostream& out) {
   const BanksOptions& b = opt.banks;
-  if (b.block.empty() || b.block.size() > 3) throw UsageError("--block takes X, X,Y or X,Y,Z");
-  const banks::Access access{banks::Expression::parse(b.expression),
-                             {b.block[0], b.block.size() > 1 ? b.block[1] : 1, b.block.size() > 2 ? b.block[2] : 1},
-                             b.width, b.bytes, b.base};
+  const std::vector<std::string> dims = split_list(b.block, "--block");
+  if (dims.size() > 3) throw UsageError("--block takes X, X,Y or X,Y,Z");
+  std::vector<int> block;
+  for (const auto& d : dims) {
+    int value = 0;
+    const auto [end, ec] = std::from_chars(d.data(), d.data() + d.size(), value);
+    if (ec != std::errc() || end != d.data() + d.size())
+      throw UsageError(fmt::format("--block {}: whole numbers X[,Y[,Z]]", fmt::join(b.block, ",")));
+    block.push_back(value);
+  }
+  block.resize(3, 1);
+  if (warp_given && !b.map) throw UsageError("--warp chooses the warp that --map draws: add --map");
+  const banks::Access access{banks::Expression::parse(b.expression), {block[0], block[1], block[2]}, b.width,
+                             b.bytes, b.base};
   require_format(b.format, {"table", "json"});
   const banks::Analysis analysis = banks::analyze(access);
   if (b.map && (b.warp < 0 || b.warp >= static_cast<int>(analysis.warps.size())))
     throw UsageError(fmt::format("--warp {}: the block has {} warp(s)", b.warp, analysis.warps.size()));
-  out << (b.format == "json" ? banks::render_json(access, analysis)
-                             : banks::render_table(access, analysis, b.map ? b.warp : -1));
+  const int map_warp = b.map ? b.warp : -1;
+  out << (b.format == "json" ? banks::render_json(access, analysis, map_warp)
+                             : banks::render_table(access, analysis, map_warp));
   return 0;
 }
 
@@ -190,19 +248,20 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   CLI::App app{"smemlab: shared-memory CUDA kernels, verified, measured and explained", "smemlab"};
   app.require_subcommand(1);
   app.fallthrough();
-  app.add_option("--device", opt.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
+  app.set_version_flag("--version", "smemlab " SMEMLAB_VERSION);
+  app.add_option("--device", opt.device, "CUDA device ordinal (0, 1, ...)");
+  auto* help = app.add_subcommand("help", "Show this help");
 
   auto* list = app.add_subcommand("list", "List the registered kernel variants");
-  list->add_option("--family", opt.list_families, "Only these families")->delimiter(',');
+  list->add_option("--family", opt.list_families, "Only these families (comma-separated)")->expected(1);
 
   auto* info = app.add_subcommand("info", "Describe the GPU: SMs, clocks, memory, peaks");
 
   auto* bench = app.add_subcommand("bench", "Verify and time variants against the reference");
-  bench->add_option("--family", opt.bench.families, "Families to run (comma-separated)")->delimiter(',');
-  bench->add_option("--variant", opt.bench.variants, "Variants: name or family/name")->delimiter(',');
-  bench->add_option("--size", opt.bench.sizes, "Sizes: N, RxC or MxNxK; several allowed")->delimiter(',');
-  bench->add_option("--type", opt.bench.dtypes, "Element types: float, double (default: each family's first)")
-      ->delimiter(',');
+  bench->add_option("--family", opt.bench.families, "Families to run (comma-separated)")->expected(1);
+  bench->add_option("--variant", opt.bench.variants, "Variants: name or family/name (comma-separated)")->expected(1);
+  bench->add_option("--size", opt.bench.sizes, "Sizes: N, RxC or MxNxK (comma-separated)")->expected(1);
+  bench->add_option("--type", opt.bench.dtypes, "Element types: float, double (default: each family's first)")->expected(1);
   bench->add_option("--reps", opt.bench.options.reps, "Timed runs (median reported)")->capture_default_str();
   bench->add_option("--warmup", opt.bench.options.warmup, "Untimed runs first")->capture_default_str();
   bench->add_option("--format", opt.format, "table, csv, json or markdown")->capture_default_str();
@@ -217,15 +276,15 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   auto* banks_cmd =
       app.add_subcommand("banks", "Shared-memory bank conflicts of an access pattern (CPU only; no GPU needed)");
   banks_cmd
-      ->add_option("expression", opt.banks.expression,
+      ->add_option("expression,--expression", opt.banks.expression,
                    "Element index (or byte address with --bytes) as an expression of tx, ty, tz")
       ->required();
-  banks_cmd->add_option("--block", opt.banks.block, "Block shape X[,Y[,Z]]")->delimiter(',')->capture_default_str();
+  banks_cmd->add_option("--block", opt.banks.block, "Block shape X[,Y[,Z]]")->expected(1)->capture_default_str();
   banks_cmd->add_option("--width", opt.banks.width, "Bytes per access: 1, 2, 4, 8, 16")->capture_default_str();
   banks_cmd->add_flag("--bytes", opt.banks.bytes, "The expression is a byte address");
   banks_cmd->add_option("--base", opt.banks.base, "Byte offset added to every address");
   banks_cmd->add_flag("--map", opt.banks.map, "Draw the banks of one warp (seed 001's figure)");
-  banks_cmd->add_option("--warp", opt.banks.warp, "Which warp --map draws")->capture_default_str();
+  auto* warp = banks_cmd->add_option("--warp", opt.banks.warp, "Which warp --map draws")->capture_default_str();
   banks_cmd->add_option("--format", opt.banks.format, "table or json")->capture_default_str();
 
   auto* explain_cmd =
@@ -239,20 +298,30 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
 
   try {
     try {
-      app.parse(argc, argv);
+      app.parse(expressions_as_options(argc, argv));
+      if (opt.device < 0) throw UsageError(fmt::format("--device {}: an ordinal, 0 or more", opt.device));
+    } catch (const CLI::CallForVersion& e) {
+      out << e.what() << "\n";
+      return 0;
     } catch (const CLI::CallForHelp&) {
       out << app.help();
       return 0;
     } catch (const CLI::CallForAllHelp&) {
       out << app.help("", CLI::AppFormatMode::All);
       return 0;
+    } catch (const CLI::ConversionError& e) {
+      throw UsageError(fmt::format("{}: not a number of the right kind", e.what()).substr(0, 200));
     } catch (const CLI::ParseError& e) {
       throw UsageError(e.what());
+    }
+    if (*help) {  // the whole command's help, not the help subcommand's own
+      out << app.get_formatter()->make_help(&app, "smemlab", CLI::AppFormatMode::Normal);
+      return 0;
     }
     if (*list) return cmd_list(opt, out);
     if (*info) return cmd_info(opt, out);
     if (*sum) return cmd_sum(opt, out);
-    if (*banks_cmd) return cmd_banks(opt, out);
+    if (*banks_cmd) return cmd_banks(opt, warp->count() > 0, out);
     if (*explain_cmd) return cmd_explain(opt, out);
     return cmd_bench(opt, out, err);
   } catch (const UsageError& e) {

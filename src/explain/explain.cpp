@@ -63,6 +63,11 @@ std::string render(const VariantInfo& v, const Shape& shape, DType type, const A
                      {"size", shape.label()},
                      {"type", dtype_name(type)}};
   std::string text = fmt::format("{}: {}\ntechnique:     {}\n", v.id(), v.description, v.technique);
+  if (v.launch_plan != nullptr) {
+    const std::string plan = v.launch_plan(shape, type);
+    doc["launches"] = plan;
+    text += fmt::format("launches:      {} at {}\n", plan, shape.label());
+  }
   if (v.model == nullptr) {
     doc["model"] = nullptr;
     doc["why_no_model"] = v.why_no_model;

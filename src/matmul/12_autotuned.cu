@@ -91,6 +91,23 @@ ShapeClass classify(int m, int n, int sms, bool b_rows_aligned) {
 
 std::span<const std::string_view> tile_configs() { return kConfigNames; }
 
+TileChoice choose_tiles(ShapeClass shape, int cc_major, int cc_minor, int sms) {
+  const auto table = tuning_table();
+  const auto on = [](const TuningEntry& e, int major, int minor, int count) {
+    return e.cc_major == major && e.cc_minor == minor && e.sms == count;
+  };
+  const bool known = std::any_of(table.begin(), table.end(), [&](const TuningEntry& e) {
+    return on(e, cc_major, cc_minor, sms);
+  });
+  const TuningEntry& first = table.front();
+  for (const auto& e : table) {
+    const bool device_matches = known ? on(e, cc_major, cc_minor, sms) : on(e, first.cc_major, first.cc_minor, first.sms);
+    if (device_matches && e.shape == shape) return e.choice;
+  }
+  throw std::logic_error("the matmul tuning table has no entry for shape class " +
+                         std::string(shape_class_name(shape)));
+}
+
 TileChoice choose_tiles(const GemmArgs& args) {
   int device = 0;
   int major = 0;
@@ -99,33 +116,53 @@ TileChoice choose_tiles(const GemmArgs& args) {
   SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
   SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
   const int sms = smemlab::detail::sm_count();
-  const ShapeClass shape =
-      classify(args.m, args.n, sms, detail::rows_are_16b_aligned(args.b, args.ldb));
-  const auto table = tuning_table();
-  const bool known = std::any_of(table.begin(), table.end(), [&](const TuningEntry& e) {
-    return e.cc_major == major && e.cc_minor == minor && e.sms == sms;
-  });
-  const TuningEntry& first = table.front();
-  for (const auto& e : table) {
-    const bool device_matches = known ? e.cc_major == major && e.cc_minor == minor && e.sms == sms
-                                      : e.cc_major == first.cc_major && e.cc_minor == first.cc_minor &&
-                                            e.sms == first.sms;
-    if (device_matches && e.shape == shape) return e.choice;
-  }
-  throw std::logic_error("the matmul tuning table has no entry for shape class " +
-                         std::string(shape_class_name(shape)));
+  return choose_tiles(classify(args.m, args.n, sms, detail::rows_are_16b_aligned(args.b, args.ldb)), major,
+                      minor, sms);
 }
+
+int split_k_slices(const TileChoice& choice, int k) { return std::max(1, std::min(choice.slices, k / kMinSliceK)); }
 
 void gemm_tiles(const TileChoice& choice, const GemmArgs& args, const LaunchContext& ctx) {
   const NamedConfig& config = find_config(choice.config);
   if (choice.group < 0 || choice.slices < 1)
     throw UsageError("a tile choice needs group >= 0 and slices >= 1");
   validate(args);
-  const int slices = std::max(1, std::min(choice.slices, args.k / kMinSliceK));
-  config.launch(args, ctx, choice.group, slices);
+  config.launch(args, ctx, choice.group, split_k_slices(choice, args.k));
 }
 
 namespace detail {
+namespace {
+
+// explain: the table's choice for dense matrices of this shape on the GPU at hand, or on the
+// device the table was swept on when there is none.
+std::string autotuned_plan(const Shape& s, DType /*float*/) {
+  const int m = static_cast<int>(s.dims[0]);
+  const int n = static_cast<int>(s.dims[1]);
+  const int k = static_cast<int>(s.dims[2]);
+  int count = 0;
+  int major = tuning_table().front().cc_major;
+  int minor = tuning_table().front().cc_minor;
+  int sms = tuning_table().front().sms;
+  std::string where = "the swept device";
+  if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0) {
+    int device = 0;
+    SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
+    SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+    sms = smemlab::detail::sm_count();
+    where = "this GPU";
+  } else {
+    (void)cudaGetLastError();  // no device: not an error for a description
+  }
+  const ShapeClass shape = classify(m, n, sms, n % 4 == 0);  // B dense: 16-byte rows when n % 4 == 0
+  const TileChoice c = choose_tiles(shape, major, minor, sms);
+  return "tile configuration " + std::string(c.config) + ", raster group " + std::to_string(c.group) + ", " +
+         std::to_string(split_k_slices(c, k)) + " K slice(s): shape class " + std::string(shape_class_name(shape)) +
+         " on " + where + " (compute capability " + std::to_string(major) + "." + std::to_string(minor) + ", " +
+         std::to_string(sms) + " SMs)";
+}
+
+}  // namespace
 
 GemmVariant autotuned_variant() {
   return {{.family = "matmul",
@@ -134,7 +171,9 @@ GemmVariant autotuned_variant() {
            .technique = "autotuning: a swept table of configurations by shape class; split-K "
                         "when C has fewer tiles than SMs",
            .smem = SmemKind::dynamic_alloc,
-           .why_no_model = "its tile configuration is chosen on the device, by shape; each configuration's measured counters are in docs/perf/sgemm.md"},
+           .why_no_model = "its tile configuration is chosen by shape (see 'launches'); each "
+                           "configuration's measured counters are in docs/perf/sgemm.md",
+           .launch_plan = autotuned_plan},
           [](const GemmArgs& g, const LaunchContext& ctx) {
             gemm_tiles(choose_tiles(g), g, ctx);
           }};

@@ -2,7 +2,7 @@
 // 2*s*t, so the active threads are the first ones and whole warps retire early: no divergence
 // within a warp until the last rounds. What it costs: in round s, lane t touches word 2*s*t, so
 // lanes 32/(2s) apart land in the same bank: for floats a 2-way conflict at s = 1, 4-way at
-// s = 2, 8-way at s = 4, 16-way at s = 8.
+// s = 2, 8-way at s = 4; at s = 8 only 16 lanes are active, 8 on each of two banks: 8-way.
 #include "reduce/drivers.hpp"
 #include "reduce/models.hpp"
 #include "reduce/variants.hpp"

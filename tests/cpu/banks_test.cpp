@@ -147,10 +147,53 @@ TEST(BanksCli, TableJsonMapAndErrors) {
                            std::vector<std::string>{"banks", "tx", "--block", "1,2,3,4"},
                            std::vector<std::string>{"banks", "tx", "--format", "xml"},
                            std::vector<std::string>{"banks", "tx", "--map", "--warp", "5"},
-                           std::vector<std::string>{"banks", "tx*2+1", "--bytes"}}) {
+                           std::vector<std::string>{"banks", "tx*2+1", "--bytes"},
+                           std::vector<std::string>{"banks", "tx*4611686018427387904"},  // overflows
+                           std::vector<std::string>{"banks", "tx<<62"},
+                           std::vector<std::string>{"banks", "tx*300000"},  // beyond 227 KiB
+                           std::vector<std::string>{"banks", "-tx"},        // negative addresses
+                           std::vector<std::string>{"banks", "tx", "--warp", "3"},  // --warp without --map
+                           std::vector<std::string>{"banks", "tx", "--block", "32,,2"}}) {
     const auto r = run_cli(args);
     EXPECT_EQ(r.status, 2) << args[1];
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
   EXPECT_NE(run_cli({"banks", "tx*32+"}).err.find("column 7"), std::string::npos);
+  EXPECT_NE(run_cli({"banks", "tx*300000"}).err.find("227 KiB"), std::string::npos);
+  EXPECT_NE(run_cli({"banks", "-tx"}).err.find("negative"), std::string::npos);  // parsed as an expression
+  EXPECT_EQ(run_cli({"banks", "-tx+31"}).status, 0);
+}
+
+// Every wavefront past the ideal has its reason, per phase, in the table and the JSON.
+TEST(BanksCli, ExtraWavefrontsAreExplained) {
+  using smemlab::testing::run_cli;
+  // One 16-byte word for all lanes: 2 wavefronts for 1 ideal, because the half-warps are
+  // served apart, not because of a conflict.
+  const auto broadcast = run_cli({"banks", "0", "--width", "16", "--bytes"});
+  EXPECT_NE(broadcast.out.find("+1 split: 16-byte accesses serve each half-warp"), std::string::npos) << broadcast.out;
+  EXPECT_EQ(broadcast.out.find("bank conflict"), std::string::npos) << broadcast.out;
+  // 8-byte, stride 2: the conflicts are within each half-warp, named with the half's lanes.
+  const auto halves = run_cli({"banks", "tx*2", "--width", "8", "--format", "json"});
+  const auto doc = nlohmann::json::parse(halves.out);
+  const auto& w = doc["warps"][0];
+  ASSERT_EQ(w["phases"].size(), 2U);
+  EXPECT_EQ(w["phases"][1]["first_lane"], 16);
+  EXPECT_EQ(w["phases"][1]["split"], "together more than 128 distinct bytes");
+  EXPECT_EQ(w["split_wavefronts"], 0);
+  for (const auto& c : w["collisions"]) EXPECT_TRUE(c.contains("phase"));
+  EXPECT_EQ(w["collisions"][0]["phase"], 0);
+  EXPECT_EQ(w["collisions"].back()["phase"], 1);
+  // A conflict-free 8-byte pair that would conflict merged: the reason is named.
+  const auto merge = run_cli({"banks", "(tx/16)*128", "--width", "8", "--bytes"});
+  EXPECT_NE(merge.out.find("half-warps together would conflict"), std::string::npos) << merge.out;
+  // Identical warps are one row; warps alike but for their banks too.
+  const auto same = run_cli({"banks", "tx*33", "--block", "32,32"});
+  EXPECT_NE(same.out.find("   0-31     32"), std::string::npos) << same.out;
+  const auto shifted = run_cli({"banks", "tx*32+ty", "--block", "32,32"});
+  EXPECT_NE(shifted.out.find("0-31"), std::string::npos) << shifted.out;
+  EXPECT_NE(shifted.out.find("the others in other banks"), std::string::npos) << shifted.out;
+  // --map with --format json: the map is in the document.
+  const auto map = nlohmann::json::parse(run_cli({"banks", "tx*2", "--width", "8", "--map", "--format", "json"}).out);
+  EXPECT_EQ(map["map"]["phases"].size(), 2U);
+  EXPECT_EQ(map["map"]["phases"][0]["wavefronts"].size(), 2U);
 }

@@ -60,7 +60,33 @@ INSTANTIATE_TEST_SUITE_P(
                     std::vector<std::string>{"bench", "--output", "/no/such/dir/out.json"},
                     std::vector<std::string>{"bench", "--unknown-flag"},
                     std::vector<std::string>{"--device", "-1", "info"},
+                    std::vector<std::string>{"--device", "abc", "list"},
+                    std::vector<std::string>{"bench", "--size", "1,,2"},  // an empty item
+                    std::vector<std::string>{"bench", "--family", "matmul,"},
+                    std::vector<std::string>{"sum", "--count", "abc"},
+                    std::vector<std::string>{"sum", "--count", "4x4"},
+                    std::vector<std::string>{"sum", "--type", "half"},
                     std::vector<std::string>{"list", "--family", "nope"}));
+
+TEST(Cli, ErrorsNameWhatWasWrongInOneShortLine) {
+  const Result device = run_cli({"--device", "abc", "list"});
+  EXPECT_NE(device.err.find("--device"), std::string::npos) << device.err;
+  EXPECT_LT(device.err.size(), 120U) << device.err;
+  const Result count = run_cli({"sum", "--count", "abc"});
+  EXPECT_NE(count.err.find("--count abc"), std::string::npos) << count.err;
+  EXPECT_EQ(count.err.find("MxNxK"), std::string::npos) << count.err;  // a count is one number
+  EXPECT_NE(run_cli({"bench", "--size", "1,,2"}).err.find("empty item"), std::string::npos);
+}
+
+TEST(Cli, VersionAndHelpSubcommand) {
+  const Result version = run_cli({"--version"});
+  EXPECT_EQ(version.status, 0);
+  EXPECT_EQ(version.out, "smemlab " SMEMLAB_VERSION "\n");
+  const Result help = run_cli({"help"});
+  EXPECT_EQ(help.status, 0);
+  for (const char* sub : {"list", "bench", "explain", "banks", "sum", "info"})
+    EXPECT_NE(help.out.find(sub), std::string::npos) << sub << " missing from\n" << help.out;
+}
 
 TEST(Cli, CommandsThatNeedAGpuFailCleanlyWithoutOne) {
   if (smemlab::device_count() > 0) GTEST_SKIP() << "a GPU is visible";

@@ -107,6 +107,10 @@ TEST(ExplainCli, EveryVariantIsExplainedAndErrorsAreUsageErrors) {
   }
   const auto text = run_cli({"explain", "matmul/smem_tile16", "--size", "64"});
   EXPECT_NE(text.out.find("predicted shared wavefronts"), std::string::npos);
+  // The autotuned variant names what it would launch: 8192x1024x4096 is tall.
+  const auto tuned = run_cli({"explain", "matmul/autotuned", "--size", "8192x1024x4096"});
+  EXPECT_NE(tuned.out.find("launches:      tile configuration"), std::string::npos) << tuned.out;
+  EXPECT_NE(tuned.out.find("shape class tall"), std::string::npos) << tuned.out;
   // Occupancy follows the architecture's limits on 8.6: 100 KiB / (8 + 1 KiB) = 11 blocks, 1536 / 1024
   // threads = 1.
   const auto ampere = run_cli({"explain", "matmul/smem_tile32", "--arch", "8.6"});
