@@ -197,3 +197,72 @@ TEST(BanksCli, ExtraWavefrontsAreExplained) {
   EXPECT_EQ(map["map"]["phases"].size(), 2U);
   EXPECT_EQ(map["map"]["phases"][0]["wavefronts"].size(), 2U);
 }
+
+namespace {
+
+// Splits a command line as a shell would for the guide's examples: spaces, single quotes.
+std::vector<std::string> shell_words(const std::string& line) {
+  std::vector<std::string> words;
+  std::string word;
+  bool quoted = false;
+  bool any = false;
+  for (const char c : line) {
+    if (c == '\'') {
+      quoted = !quoted;
+      any = true;
+    } else if (c == ' ' && !quoted) {
+      if (any) words.push_back(word);
+      word.clear();
+      any = false;
+    } else {
+      word += c;
+      any = true;
+    }
+  }
+  if (any) words.push_back(word);
+  return words;
+}
+
+}  // namespace
+
+// The guide states what the tool prints: every `$ smemlab ...` example's shown lines, and the
+// wavefronts per warp of every command in its pattern table.
+TEST(BanksGuide, AgreesWithTheTool) {
+  using smemlab::testing::run_cli;
+  std::ifstream in(std::string(SMEMLAB_SOURCE_DIR) + "/docs/guide/banks.md");
+  ASSERT_TRUE(in);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::size_t examples = 0;
+  std::size_t table_rows = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
+    if (line.rfind("$ smemlab ", 0) == 0) {
+      auto args = shell_words(line.substr(2, line.find(" #") == std::string::npos ? std::string::npos : line.find(" #") - 2));
+      args.erase(args.begin());  // "smemlab"
+      const auto out = run_cli(args);
+      ASSERT_EQ(out.status, 0) << line << ": " << out.err;
+      std::istringstream printed(out.out);
+      for (std::size_t j = i + 1; j < lines.size() && lines[j] != "```"; ++j) {
+        std::string got;
+        std::getline(printed, got);
+        EXPECT_EQ(lines[j], got) << "in the example " << line;
+      }
+      ++examples;
+    }
+    // | what | `smemlab banks ...` | N ... |
+    const auto start = line.find("| `smemlab banks ");
+    if (start != std::string::npos) {
+      const auto end = line.find("` |", start);
+      auto args = shell_words(line.substr(start + 3, end - start - 3));
+      args.erase(args.begin());
+      args.insert(args.end(), {"--format", "json"});
+      const auto doc = nlohmann::json::parse(run_cli(args).out);
+      const double per_warp = doc["summary"]["wavefronts"].get<double>() / doc["summary"]["warps"].get<double>();
+      EXPECT_EQ(per_warp, std::stod(line.substr(end + 3))) << line;
+      ++table_rows;
+    }
+  }
+  EXPECT_GE(examples, 2U);
+  EXPECT_GE(table_rows, 5U);
+}
