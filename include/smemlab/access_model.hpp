@@ -20,6 +20,10 @@ struct CountedAccess {
 };
 
 struct AccessModel {
+  // The kernel described, as the start of its demangled name without namespaces
+  // ("tiled_static_kernel<16>("); where several instantiations match (edge and interior
+  // versions), occupancy takes the one with the most registers.
+  std::string kernel;
   banks::Block block;           // threads per block
   std::size_t smem_bytes = 0;   // per block
   bool dynamic_smem = false;

@@ -84,6 +84,7 @@ namespace {
 // Per block, each warp loads element lane * stride 4096 times.
 AccessModel access_model(std::int64_t stride, int width) {
   AccessModel m;
+  m.kernel = "access_kernel<" + std::to_string(width) + ">(";
   m.block = {256, 1, 1};
   m.smem_bytes = static_cast<std::size_t>(32 * stride * width);
   m.dynamic_smem = true;

@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
+#include "explain/resources.hpp"
 #include "smemlab/access_model.hpp"
 #include "smemlab/error.hpp"
 
@@ -16,28 +18,52 @@ namespace {
 
 // From the CUDA C++ Programming Guide's table of technical specifications per compute
 // capability: shared memory per SM available to blocks, the 1 KiB the system reserves per
-// block (from 8.0 on), resident threads and blocks per SM.
+// block (from 8.0 on), resident threads and blocks per SM, registers per SM.
+constexpr int k64K = 65536;
 constexpr std::array kArchs{
-    ArchLimits{7, 0, 96 * 1024, 0, 2048, 32},      ArchLimits{7, 5, 64 * 1024, 0, 1024, 16},
-    ArchLimits{8, 0, 164 * 1024, 1024, 2048, 32},  ArchLimits{8, 6, 100 * 1024, 1024, 1536, 16},
-    ArchLimits{8, 7, 164 * 1024, 1024, 2048, 16},  ArchLimits{8, 9, 100 * 1024, 1024, 1536, 24},
-    ArchLimits{9, 0, 228 * 1024, 1024, 2048, 32},  ArchLimits{10, 0, 228 * 1024, 1024, 2048, 32},
-    ArchLimits{12, 0, 100 * 1024, 1024, 1536, 32},
+    ArchLimits{7, 0, 96 * 1024, 0, 2048, 32, k64K},      ArchLimits{7, 5, 64 * 1024, 0, 1024, 16, k64K},
+    ArchLimits{8, 0, 164 * 1024, 1024, 2048, 32, k64K},  ArchLimits{8, 6, 100 * 1024, 1024, 1536, 16, k64K},
+    ArchLimits{8, 7, 164 * 1024, 1024, 2048, 16, k64K},  ArchLimits{8, 9, 100 * 1024, 1024, 1536, 24, k64K},
+    ArchLimits{9, 0, 228 * 1024, 1024, 2048, 32, k64K},  ArchLimits{10, 0, 228 * 1024, 1024, 2048, 32, k64K},
+    ArchLimits{12, 0, 100 * 1024, 1024, 1536, 32, k64K},
 };
 
+// Blocks of a kernel resident on one SM: the smallest of what each resource allows.
 struct Occupancy {
-  int blocks;     // resident blocks per SM
-  int by_smem;    // what shared memory alone allows
-  int by_threads; // what the thread count alone allows
+  int blocks = 0;
+  int by_registers = -1;  // -1: the kernel's registers are not known
+  int by_smem = 0;
+  int by_threads = 0;
+  int by_blocks = 0;
+  std::string bound_by;   // the resources that allow no more than `blocks`
+  std::optional<CompiledKernel> kernel;  // as compiled, the instantiation with the most registers
 };
 
 Occupancy occupancy(const AccessModel& m, const ArchLimits& arch) {
-  const int by_smem =
-      m.smem_bytes == 0
-          ? arch.max_blocks_per_sm
-          : static_cast<int>(arch.smem_per_sm / (m.smem_bytes + arch.smem_reserved_per_block));
-  const int by_threads = arch.max_threads_per_sm / m.block.threads();
-  return {std::min({by_smem, by_threads, arch.max_blocks_per_sm}), by_smem, by_threads};
+  Occupancy o;
+  o.by_smem = m.smem_bytes == 0 ? arch.max_blocks_per_sm
+                                : static_cast<int>(arch.smem_per_sm / (m.smem_bytes + arch.smem_reserved_per_block));
+  o.by_threads = arch.max_threads_per_sm / m.block.threads();
+  o.by_blocks = arch.max_blocks_per_sm;
+  const std::string sm = fmt::format("sm_{}{}", arch.cc_major, arch.cc_minor);
+  auto kernels = compiled_kernels(m.kernel, sm);
+  if (kernels.empty()) kernels = compiled_kernels(m.kernel, "");  // built for another architecture
+  for (const auto& k : kernels)
+    if (!o.kernel || k.registers > o.kernel->registers) o.kernel = k;
+  if (o.kernel && !m.kernel.empty()) {
+    const int warps = (m.block.threads() + 31) / 32;
+    const int per_warp = (o.kernel->registers * 32 + 255) / 256 * 256;
+    o.by_registers = arch.registers_per_sm / (per_warp * warps);
+  }
+  o.blocks = std::min({o.by_smem, o.by_threads, o.by_blocks});
+  if (o.by_registers >= 0) o.blocks = std::min(o.blocks, o.by_registers);
+  std::vector<std::string_view> binding;
+  if (o.by_registers == o.blocks) binding.push_back("registers");
+  if (o.by_smem == o.blocks) binding.push_back("shared memory");
+  if (o.by_threads == o.blocks) binding.push_back("threads");
+  if (o.by_blocks == o.blocks) binding.push_back("the block limit");
+  o.bound_by = fmt::format("{}", fmt::join(binding, " and "));
+  return o;
 }
 
 }  // namespace
@@ -77,11 +103,21 @@ std::string render(const VariantInfo& v, const Shape& shape, DType type, const A
   const AccessModel model = v.model(shape, type);
   const Prediction p = predict(model);
   const Occupancy occ = occupancy(model, arch);
-  text += fmt::format("shared memory: {}, {} bytes per block of {}x{}x{} threads: {} blocks per SM fit "
-                      "(shared memory: {}, threads: {}; compute capability {}.{}, {} KiB per SM)\n",
-                      model.dynamic_smem ? "dynamic" : "static", model.smem_bytes, model.block.x,
-                      model.block.y, model.block.z, occ.blocks, occ.by_smem, occ.by_threads, arch.cc_major,
-                      arch.cc_minor, arch.smem_per_sm / 1024);
+  text += fmt::format("shared memory: {}, {} bytes per block of {}x{}x{} threads\n",
+                      model.dynamic_smem ? "dynamic" : "static", model.smem_bytes, model.block.x, model.block.y,
+                      model.block.z);
+  const std::string registers =
+      occ.kernel ? fmt::format("registers: {}, ", occ.by_registers) : std::string("registers: not known, ");
+  text += fmt::format("occupancy:     {} blocks per SM, bound by {} ({}shared memory: {}, threads: {}, "
+                      "block limit: {}; compute capability {}.{}: {} KiB, {} registers, {} threads per SM)\n",
+                      occ.blocks, occ.bound_by, registers, occ.by_smem, occ.by_threads, occ.by_blocks,
+                      arch.cc_major, arch.cc_minor, arch.smem_per_sm / 1024, arch.registers_per_sm,
+                      arch.max_threads_per_sm);
+  if (occ.kernel)
+    text += fmt::format("compiled:      {} for {}: {} registers a thread, {} bytes of static shared memory, "
+                        "{} bytes of stack, {} spilled\n",
+                        occ.kernel->name, occ.kernel->arch, occ.kernel->registers, occ.kernel->static_smem,
+                        occ.kernel->stack_bytes, occ.kernel->spill_bytes);
   text += fmt::format("at {} ({}): {:.0f} blocks\n", shape.label(), dtype_name(type), model.blocks);
   text += fmt::format("  {:<52} {:>2} {:>5} {:>10} {:>10} {:>14}\n", "shared-memory instruction", "op", "bytes",
                       "per block", "wavefr/warp", "total wavefr");
@@ -110,7 +146,20 @@ std::string render(const VariantInfo& v, const Shape& shape, DType type, const A
     text += fmt::format(", {:.3g} flops: {:.3g} flop/byte", model.flops, model.flops / model.global_bytes);
   text += "\n";
   if (!model.notes.empty()) text += fmt::format("notes: {}\n", model.notes);
+  nlohmann::json occupancy_doc{{"blocks_per_sm", occ.blocks},
+                                {"bound_by", occ.bound_by},
+                                {"by_registers", occ.by_registers < 0 ? nlohmann::json() : nlohmann::json(occ.by_registers)},
+                                {"by_shared_memory", occ.by_smem},
+                                {"by_threads", occ.by_threads},
+                                {"by_block_limit", occ.by_blocks},
+                                {"compute_capability", fmt::format("{}.{}", arch.cc_major, arch.cc_minor)}};
+  if (occ.kernel)
+    occupancy_doc["compiled"] = {{"kernel", occ.kernel->name}, {"arch", occ.kernel->arch},
+                                 {"registers", occ.kernel->registers}, {"static_smem", occ.kernel->static_smem},
+                                 {"stack_bytes", occ.kernel->stack_bytes}, {"spill_bytes", occ.kernel->spill_bytes}};
   doc["model"] = {{"block", {model.block.x, model.block.y, model.block.z}},
+                  {"kernel", model.kernel},
+                  {"occupancy", occupancy_doc},
                   {"smem_bytes", model.smem_bytes},
                   {"dynamic_smem", model.dynamic_smem},
                   {"blocks", model.blocks},

@@ -19,6 +19,7 @@ struct ArchLimits {
   std::size_t smem_reserved_per_block;   // taken by the system from each block's share
   int max_threads_per_sm;
   int max_blocks_per_sm;
+  int registers_per_sm;  // allocated per warp in units of 256
 };
 
 // The limits of a compute capability; throws UsageError for one the table does not have.

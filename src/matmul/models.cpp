@@ -33,9 +33,10 @@ struct Tile128 {
   double steps;  // K-steps per block
 };
 
-Tile128 tile_128(const Shape& s, std::size_t smem_bytes, bool dynamic) {
+Tile128 tile_128(const Shape& s, std::string kernel, std::size_t smem_bytes, bool dynamic) {
   const Dims d = dims(s);
   AccessModel m;
+  m.kernel = std::move(kernel);
   m.block = {256, 1, 1};
   m.smem_bytes = smem_bytes;
   m.dynamic_smem = dynamic;
@@ -49,6 +50,9 @@ Tile128 tile_128(const Shape& s, std::size_t smem_bytes, bool dynamic) {
 AccessModel square_tile(const Shape& s, int t, bool dynamic, bool runtime_edge) {
   const Dims d = dims(s);
   AccessModel m;
+  m.kernel = !dynamic       ? "tiled_static_kernel<" + std::to_string(t) + ">("
+             : runtime_edge ? "tiled_dynamic_kernel<RuntimeTile>("
+                            : "tiled_dynamic_kernel<FixedTile<" + std::to_string(t) + ">>(";
   m.block = {t, t, 1};
   m.smem_bytes = 2 * static_cast<std::size_t>(t * t) * 4;
   m.dynamic_smem = dynamic;
@@ -70,6 +74,7 @@ AccessModel square_tile(const Shape& s, int t, bool dynamic, bool runtime_edge) 
 AccessModel column_first_tile(const Shape& s, bool padded) {
   const Dims d = dims(s);
   AccessModel m;
+  m.kernel = padded ? "column_major_tile_kernel<1>(" : "column_major_tile_kernel<0>(";
   m.block = {16, 16, 1};
   const int row = padded ? 17 : 16;
   m.smem_bytes = 2 * static_cast<std::size_t>(16 * row) * 4;
@@ -91,6 +96,7 @@ AccessModel column_first_tile(const Shape& s, bool padded) {
 AccessModel thread_tile_1d(const Shape& s) {
   const Dims d = dims(s);
   AccessModel m;
+  m.kernel = "thread_tile_1d_kernel(";
   m.block = {512, 1, 1};
   m.smem_bytes = 2 * 64 * 8 * 4;
   m.blocks = ceil_div(d.m, 64) * ceil_div(d.n, 64);
@@ -107,7 +113,7 @@ AccessModel thread_tile_1d(const Shape& s) {
 // Each thread stores 4 words of each tile per step; the compiler reads A's rows 4 k at a time
 // (16 LDS.128 per step: 8 rows x 2) and B's 8 columns as 2 LDS.128 per k.
 AccessModel thread_tile_2d(const Shape& s) {
-  auto [m, steps] = tile_128(s, 2 * 128 * 8 * 4, false);
+  auto [m, steps] = tile_128(s, "thread_tile_2d_kernel(", 2 * 128 * 8 * 4, false);
   m.accesses.push_back(counted_access("A tile store", "st", "tx", m.block, 4, steps * 4));
   m.accesses.push_back(counted_access("B tile store", "st", "tx", m.block, 4, steps * 4));
   m.accesses.push_back(counted_access("A row read, 4 k at once (LDS.128; 2 thread rows a warp)", "ld", "(tx/16)*16", m.block, 16, steps * 16));
@@ -119,7 +125,8 @@ AccessModel thread_tile_2d(const Shape& s) {
 // 2 LDS.128 for A and 2 for B per k.
 AccessModel vectorized_tile(const Shape& s, bool conflict_free) {
   const int a_row = conflict_free ? 132 : 128;
-  auto [m, steps] = tile_128(s, (8 * static_cast<std::size_t>(a_row) + 8 * 128) * 4, false);
+  auto [m, steps] = tile_128(s, conflict_free ? "vectorized_tile_kernel<true," : "vectorized_tile_kernel<false,",
+                             (8 * static_cast<std::size_t>(a_row) + 8 * 128) * 4, false);
   const std::string ar = std::to_string(a_row);
   m.accesses.push_back(counted_access("A store, transposed (4 scalar stores)", "st", "(tx%2)*4*" + ar + " + tx/2", m.block, 4, steps * 4));
   m.accesses.push_back(counted_access("B store (STS.128)", "st", "tx", m.block, 16, steps));
@@ -136,7 +143,8 @@ AccessModel vectorized_tile(const Shape& s, bool conflict_free) {
 // 8 warps of 32x64 (4 x 8 lanes, lane rows fastest); tiles written by cp.async (LDGSTS, which
 // Nsight Compute does not count as shared stores), read as 2 LDS.128 for A and 2 for B per k.
 AccessModel warp_tiled(const Shape& s, int stages) {
-  auto [m, steps] = tile_128(s, static_cast<std::size_t>(stages) * (8 * 132 + 8 * 128) * 4, true);
+  auto [m, steps] = tile_128(s, "tiled_gemm_kernel<TileConfig<128, 128, 8, 32, 64, 8, 8, " + std::to_string(stages) + ", 2, false>,",
+                             static_cast<std::size_t>(stages) * (8 * 132 + 8 * 128) * 4, true);
   m.accesses.push_back(counted_access("A fragment read (LDS.128; 4 lane rows, each quarter-warp all 4)", "ld", "((tx/32)/2)*8 + tx%4", m.block, 16, steps * 16));
   m.accesses.push_back(counted_access("B fragment read (LDS.128; 2 lane columns a quarter-warp)", "ld", "((tx/32)%2)*16 + (tx%32)/4", m.block, 16, steps * 16));
   m.notes = "Tiles are written by cp.async (LDGSTS): not counted as shared-memory stores.";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 namespace smemlab::reduce::models {
 namespace {
@@ -11,8 +12,9 @@ using banks::Block;
 
 // A block of `threads` threads with one element each in shared memory, over n elements read
 // once, `per_block` of them per block.
-AccessModel tree_block(double n, int elem, int threads, double per_block) {
+AccessModel tree_block(std::string kernel, double n, int elem, int threads, double per_block) {
   AccessModel m;
+  m.kernel = std::move(kernel) + (elem == 4 ? "<float>(" : "<double>(");
   m.block = {threads, 1, 1};
   m.smem_bytes = static_cast<std::size_t>(threads) * elem;
   m.blocks = std::ceil(n / per_block);
@@ -28,7 +30,8 @@ AccessModel tree_block(double n, int elem, int threads, double per_block) {
 // s_y[tid]; thread 0 then reads the block's sum.
 AccessModel seed_tree(const Shape& s, DType type, bool dynamic) {
   const int elem = static_cast<int>(dtype_bytes(type));
-  AccessModel m = tree_block(static_cast<double>(s.dims[0]), elem, 128, 128);
+  AccessModel m = tree_block(dynamic ? "shared_dynamic_kernel" : "shared_static_kernel",
+                             static_cast<double>(s.dims[0]), elem, 128, 128);
   m.dynamic_smem = dynamic;
   m.accesses.push_back(counted_access("load into s_y", "st", "tx", m.block, elem, 1));
   for (int offset = 64; offset >= 1; offset /= 2) {
@@ -47,7 +50,12 @@ AccessModel classic_tree(const Shape& s, DType type, Tree tree) {
   const int elem = static_cast<int>(dtype_bytes(type));
   const bool two_per_thread = tree == Tree::first_add || tree == Tree::warp_shuffle;
   const bool halving = tree == Tree::sequential || two_per_thread;  // s = 128, 64, ...
-  AccessModel m = tree_block(static_cast<double>(s.dims[0]), elem, 256, two_per_thread ? 512 : 256);
+  const char* kernel = tree == Tree::divergent    ? "interleaved_divergent_kernel"
+                       : tree == Tree::strided    ? "interleaved_strided_kernel"
+                       : tree == Tree::sequential ? "sequential_kernel"
+                       : tree == Tree::first_add  ? "first_add_kernel"
+                                                  : "warp_shuffle_kernel";
+  AccessModel m = tree_block(kernel, static_cast<double>(s.dims[0]), elem, 256, two_per_thread ? 512 : 256);
   m.accesses.push_back(counted_access("store the loaded value(s)", "st", "tx", m.block, elem, 1));
   const int last = halving ? (tree == Tree::warp_shuffle ? 64 : 1) : 128;
   for (int s = halving ? 128 : 1; halving ? s >= last : s <= last; s = halving ? s / 2 : s * 2) {

@@ -8,6 +8,8 @@ namespace smemlab::transpose::models {
 AccessModel tile(const Shape& s, DType type, Layout layout) {
   const int elem = static_cast<int>(dtype_bytes(type));
   AccessModel m;
+  const char* name = layout == Layout::padded ? "PaddedLayout" : layout == Layout::swizzled ? "SwizzledLayout" : "PlainLayout";
+  m.kernel = std::string("tile_transpose_kernel<") + name + ", " + std::string(dtype_name(type)) + ">(";
   m.block = {32, 32, 1};
   m.smem_bytes = static_cast<std::size_t>(layout == Layout::padded ? 32 * 33 : 32 * 32) * elem;
   const double r = static_cast<double>(s.dims[0]);
@@ -30,6 +32,7 @@ AccessModel tuned(const Shape& s, DType type) {
   AccessModel m;
   m.global_bytes = 2 * r * c * elem;
   if (s.dims[0] % per_chunk == 0 && s.dims[1] % per_chunk == 0) {
+    m.kernel = "tuned_vec_kernel(Args<" + std::string(dtype_name(type)) + ">)";
     m.block = {512, 1, 1};
     m.smem_bytes = 64 * 64 * static_cast<std::size_t>(elem);
     m.blocks = std::ceil(r / 64) * std::ceil(c / 64);
@@ -49,6 +52,7 @@ AccessModel tuned(const Shape& s, DType type) {
     m.traffic = "one read and one write per element, 16 bytes per lane";
     m.notes = "The 16-byte path (row lengths that keep 16-byte alignment, aligned pointers).";
   } else {
+    m.kernel = "tuned_kernel<" + std::string(dtype_name(type)) + ">(";
     m.block = {32, 8, 1};
     m.smem_bytes = 32 * 32 * static_cast<std::size_t>(elem);
     m.blocks = std::ceil(r / 32) * std::ceil(c / 32);  // tiles; blocks are persistent

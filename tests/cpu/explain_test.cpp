@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -107,6 +108,25 @@ TEST(ExplainCli, EveryVariantIsExplainedAndErrorsAreUsageErrors) {
   }
   const auto text = run_cli({"explain", "matmul/smem_tile16", "--size", "64"});
   EXPECT_NE(text.out.find("predicted shared wavefronts"), std::string::npos);
+  // Occupancy comes from the compiled kernel: registers bind where the thread count and shared
+  // memory alone would allow more.
+  for (const auto& [args, blocks] : std::vector<std::pair<std::vector<std::string>, int>>{
+           {{"explain", "matmul/thread_tile_2d", "--format", "json"}, 1},
+           {{"explain", "matmul/thread_tile_1d", "--format", "json"}, 2},
+           {{"explain", "transpose/tuned", "--type", "double", "--format", "json"}, 3}}) {
+    const auto doc = nlohmann::json::parse(run_cli(args).out);
+    EXPECT_EQ(doc["model"]["occupancy"]["blocks_per_sm"], blocks) << args[1];
+    EXPECT_EQ(doc["model"]["occupancy"]["bound_by"], "registers") << args[1];
+  }
+  // Every model names a kernel that was compiled.
+  for (const auto& v : registered_variants()) {
+    if (v.model == nullptr) continue;
+    for (const DType t : v.dtypes) {
+      const auto doc = nlohmann::json::parse(
+          run_cli({"explain", v.id(), "--type", std::string(dtype_name(t)), "--format", "json"}).out);
+      EXPECT_TRUE(doc["model"]["occupancy"].contains("compiled")) << v.id() << " " << dtype_name(t);
+    }
+  }
   // The autotuned variant names what it would launch: 8192x1024x4096 is tall.
   const auto tuned = run_cli({"explain", "matmul/autotuned", "--size", "8192x1024x4096"});
   EXPECT_NE(tuned.out.find("launches:      tile configuration"), std::string::npos) << tuned.out;
@@ -114,7 +134,8 @@ TEST(ExplainCli, EveryVariantIsExplainedAndErrorsAreUsageErrors) {
   // Occupancy follows the architecture's limits on 8.6: 100 KiB / (8 + 1 KiB) = 11 blocks, 1536 / 1024
   // threads = 1.
   const auto ampere = run_cli({"explain", "matmul/smem_tile32", "--arch", "8.6"});
-  EXPECT_NE(ampere.out.find("1 blocks per SM fit (shared memory: 11, threads: 1; compute capability 8.6"),
+  EXPECT_NE(ampere.out.find("1 blocks per SM, bound by threads (registers: "), std::string::npos) << ampere.out;
+  EXPECT_NE(ampere.out.find("shared memory: 11, threads: 1, block limit: 16; compute capability 8.6: 100 KiB"),
             std::string::npos)
       << ampere.out;
   for (const auto& args : {std::vector<std::string>{"explain", "nope"},

@@ -1,0 +1,25 @@
+#pragma once
+// The library's kernels as compiled: registers, static shared memory and stack per thread,
+// from ptxas's reports at build time, so that `explain` needs no GPU to know them.
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace smemlab::explain {
+
+struct CompiledKernel {
+  std::string name;  // demangled, without namespaces: "tiled_static_kernel<16>(GemmArgs)"
+  std::string arch;  // "sm_90"
+  int registers;
+  std::size_t static_smem;  // bytes of __shared__ arrays; dynamic shared memory comes at launch
+  std::size_t stack_bytes;
+  std::size_t spill_bytes;  // spill stores
+};
+
+// Every compiled kernel, for every architecture built.
+[[nodiscard]] const std::vector<CompiledKernel>& compiled_kernels();
+// The kernels whose name contains `fragment`, for `arch` ("sm_90"; empty: any).
+[[nodiscard]] std::vector<CompiledKernel> compiled_kernels(std::string_view fragment, std::string_view arch);
+
+}  // namespace smemlab::explain
