@@ -16,6 +16,7 @@
 #include "bench/registry.hpp"
 #include "bench/report.hpp"
 #include "explain/explain.hpp"
+#include "explain/measure.hpp"
 #include "smemlab/banks.hpp"
 #include "smemlab/error.hpp"
 #include "smemlab/shape.hpp"
@@ -49,6 +50,7 @@ struct ExplainOptions {
   std::string type = "float";
   std::string arch;
   std::string format = "table";
+  bool measure = false;
 };
 
 struct Options {
@@ -237,7 +239,16 @@ int cmd_explain(const Options& opt, std::ostream& out) {
   require_format(e.format, {"table", "json"});
   const BenchFamily& family = find_family(variant.family);
   const Shape shape = family.canonical(parse_shape(e.size.empty() ? family.spec().explain_size : e.size));
-  out << explain::render(variant, shape, type, explain_arch(opt), e.format == "json");
+  if (!e.measure) {
+    out << explain::render(variant, shape, type, explain_arch(opt), e.format == "json");
+    return 0;
+  }
+  if (variant.model == nullptr)
+    throw UsageError(fmt::format("{} has no model to measure against: {}", variant.id(), variant.why_no_model));
+  if (const std::string why = explain::why_cannot_measure(); !why.empty()) throw CudaError(why);
+  const explain::Measurement measured =
+      explain::measure(variant, shape, type, variant.model(shape, type), opt.device);
+  out << explain::render(variant, shape, type, explain_arch(opt), e.format == "json", &measured);
   return 0;
 }
 
@@ -295,6 +306,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   explain_cmd->add_option("--arch", opt.explain.arch,
                           "Compute capability whose occupancy limits apply (default: the GPU's, or 9.0)");
   explain_cmd->add_option("--format", opt.explain.format, "table or json")->capture_default_str();
+  explain_cmd->add_flag("--measure", opt.explain.measure,
+                        "Also run the kernel under Nsight Compute (ncu) and print the counters beside the model");
 
   try {
     try {

@@ -9,6 +9,7 @@
 #include <array>
 #include <optional>
 
+#include "explain/measure.hpp"
 #include "explain/resources.hpp"
 #include "smemlab/access_model.hpp"
 #include "smemlab/error.hpp"
@@ -81,7 +82,8 @@ std::string known_archs() {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
-std::string render(const VariantInfo& v, const Shape& shape, DType type, const ArchLimits& arch, bool json) {
+std::string render(const VariantInfo& v, const Shape& shape, DType type, const ArchLimits& arch, bool json,
+                   const Measurement* measured) {
   nlohmann::json doc{{"variant", v.id()},
                      {"description", v.description},
                      {"technique", v.technique},
@@ -146,6 +148,48 @@ std::string render(const VariantInfo& v, const Shape& shape, DType type, const A
     text += fmt::format(", {:.3g} flops: {:.3g} flop/byte", model.flops, model.flops / model.global_bytes);
   text += "\n";
   if (!model.notes.empty()) text += fmt::format("notes: {}\n", model.notes);
+  if (measured != nullptr) {
+    // A model counted per block is scaled to the blocks the measured launch had.
+    const double scale = measured->grid_blocks > 0 && model.blocks > 0 ? measured->grid_blocks / model.blocks : 1.0;
+    const double ld = static_cast<double>(p.ld_wavefronts) * scale;
+    const double st = static_cast<double>(p.st_wavefronts) * scale;
+    const double conflicts = static_cast<double>(p.ld_wavefronts - p.ld_ideal + p.st_wavefronts - p.st_ideal) * scale;
+    const int max_warps = arch.max_threads_per_sm / 32;
+    const double occupancy_pct = 100.0 * occ.blocks * ((model.block.threads() + 31) / 32) / max_warps;
+    const bool ok = within_tolerance(ld, measured->ld_wavefronts, st, measured->st_wavefronts);
+    const auto ratio = [](double a, double b) { return b > 0 ? fmt::format("{:.3f}", a / b) : std::string("-"); };
+    text += fmt::format("measured with Nsight Compute: {}, {:.0f} blocks{}\n", measured->kernel, measured->grid_blocks,
+                        scale != 1.0 ? fmt::format(" (the model, per block, scaled by {:.0f})", scale) : "");
+    text += fmt::format("  {:<32} {:>16} {:>16} {:>10}\n", "", "predicted", "measured", "ratio");
+    text += fmt::format("  {:<32} {:>16.0f} {:>16.0f} {:>10}\n", "shared load wavefronts", ld, measured->ld_wavefronts,
+                        ratio(ld, measured->ld_wavefronts));
+    text += fmt::format("  {:<32} {:>16.0f} {:>16.0f} {:>10}\n", "shared store wavefronts", st, measured->st_wavefronts,
+                        ratio(st, measured->st_wavefronts));
+    const double measured_conflicts = measured->ld_conflicts + measured->st_conflicts;
+    text += fmt::format("  {:<32} {:>16.0f} {:>16.0f} {:>10}\n", "bank conflicts (extra wavefronts)", conflicts,
+                        measured_conflicts, ratio(conflicts, measured_conflicts));
+    text += fmt::format("  {:<32} {:>16.3g} {:>16.3g} {:>10}\n", "bytes: requested / from DRAM", model.global_bytes,
+                        measured->dram_bytes, ratio(model.global_bytes, measured->dram_bytes));
+    text += fmt::format("  {:<32} {:>15.1f}% {:>15.1f}% {:>10}\n", "occupancy: theoretical / achieved", occupancy_pct,
+                        measured->achieved_occupancy_pct, ratio(occupancy_pct, measured->achieved_occupancy_pct));
+    std::vector<std::string> stalls;
+    for (const auto& [name, cycles] : measured->stalls) stalls.push_back(fmt::format("{} {:.2f}", name, cycles));
+    text += fmt::format("  top stalls (warps stalled per issue): {}\n", fmt::join(stalls, ", "));
+    text += fmt::format("  within the model's tolerance (loads within 5%, stores 1% above to 16% below): {}\n",
+                        ok ? "yes" : "NO");
+    nlohmann::json stall_doc = nlohmann::json::object();
+    for (const auto& [name, cycles] : measured->stalls) stall_doc[name] = cycles;
+    doc["measured"] = {{"kernel", measured->kernel},
+                       {"grid_blocks", measured->grid_blocks},
+                       {"model_scale", scale},
+                       {"ld_wavefronts", {{"predicted", ld}, {"measured", measured->ld_wavefronts}}},
+                       {"st_wavefronts", {{"predicted", st}, {"measured", measured->st_wavefronts}}},
+                       {"bank_conflicts", {{"predicted", conflicts}, {"measured", measured_conflicts}}},
+                       {"bytes", {{"requested", model.global_bytes}, {"dram", measured->dram_bytes}}},
+                       {"occupancy_pct", {{"theoretical", occupancy_pct}, {"achieved", measured->achieved_occupancy_pct}}},
+                       {"top_stalls", stall_doc},
+                       {"within_tolerance", ok}};
+  }
   nlohmann::json occupancy_doc{{"blocks_per_sm", occ.blocks},
                                 {"bound_by", occ.bound_by},
                                 {"by_registers", occ.by_registers < 0 ? nlohmann::json() : nlohmann::json(occ.by_registers)},

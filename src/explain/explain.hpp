@@ -27,8 +27,11 @@ struct ArchLimits {
 // "8.0, 8.6, ...": the compute capabilities arch_limits knows.
 [[nodiscard]] std::string known_archs();
 
-// The report for a variant that runs `type`, at a size in its family's canonical form.
+struct Measurement;
+
+// The report for a variant that runs `type`, at a size in its family's canonical form; with a
+// measurement of its kernel, the measured counters beside the prediction.
 [[nodiscard]] std::string render(const VariantInfo& variant, const Shape& shape, DType type,
-                                 const ArchLimits& arch, bool json);
+                                 const ArchLimits& arch, bool json, const Measurement* measured = nullptr);
 
 }  // namespace smemlab::explain

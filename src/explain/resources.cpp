@@ -14,16 +14,11 @@ extern const char kKernelResources[];
 namespace smemlab::explain {
 namespace {
 
-// A demangled name without namespaces: "tiled_static_kernel<16>(GemmArgs)".
 std::string readable(const std::string& mangled) {
   int status = 0;
   const std::unique_ptr<char, void (*)(void*)> demangled(
       abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
-  std::string name = status == 0 ? demangled.get() : mangled;
-  name = std::regex_replace(name, std::regex(R"(\(anonymous namespace\)::|[A-Za-z_][A-Za-z0-9_]*::)"), "");
-  name = std::regex_replace(name, std::regex(R"(> >)"), ">>");
-  if (name.rfind("void ", 0) == 0) name = name.substr(5);
-  return name;
+  return comparable_kernel_name(status == 0 ? demangled.get() : mangled);
 }
 
 std::vector<CompiledKernel> parse_reports() {
@@ -49,15 +44,25 @@ std::vector<CompiledKernel> parse_reports() {
 
 }  // namespace
 
+std::string comparable_kernel_name(std::string name) {
+  name = std::regex_replace(name, std::regex(R"(\(anonymous namespace\)::|[A-Za-z_][A-Za-z0-9_]*::)"), "");
+  name = std::regex_replace(name, std::regex(R"(\btrue\b)"), "1");
+  name = std::regex_replace(name, std::regex(R"(\bfalse\b)"), "0");
+  name = std::regex_replace(name, std::regex(R"(> >)"), ">>");
+  if (name.rfind("void ", 0) == 0) name = name.substr(5);
+  return name;
+}
+
 const std::vector<CompiledKernel>& compiled_kernels() {
   static const std::vector<CompiledKernel> all = parse_reports();
   return all;
 }
 
 std::vector<CompiledKernel> compiled_kernels(std::string_view fragment, std::string_view arch) {
+  const std::string wanted = comparable_kernel_name(std::string(fragment));
   std::vector<CompiledKernel> out;
   for (const auto& k : compiled_kernels())
-    if (k.name.find(fragment) != std::string::npos && (arch.empty() || k.arch == arch)) out.push_back(k);
+    if (k.name.rfind(wanted, 0) == 0 && (arch.empty() || k.arch == arch)) out.push_back(k);
   return out;
 }
 

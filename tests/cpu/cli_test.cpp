@@ -91,9 +91,11 @@ TEST(Cli, VersionAndHelpSubcommand) {
 TEST(Cli, CommandsThatNeedAGpuFailCleanlyWithoutOne) {
   if (smemlab::device_count() > 0) GTEST_SKIP() << "a GPU is visible";
   for (const auto& args : {std::vector<std::string>{"info"},
-                           std::vector<std::string>{"bench", "--variant", "naive", "--size", "64"}}) {
+                           std::vector<std::string>{"bench", "--variant", "naive", "--size", "64"},
+                           std::vector<std::string>{"explain", "matmul/smem_tile16", "--measure"}}) {
     const Result r = run_cli(args);
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.err.find("no CUDA device"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
 }

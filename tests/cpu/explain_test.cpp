@@ -146,6 +146,7 @@ TEST(ExplainCli, EveryVariantIsExplainedAndErrorsAreUsageErrors) {
                            std::vector<std::string>{"explain", "matmul/smem_tile16", "--type", "double"},
                            std::vector<std::string>{"explain", "reduction/cpu_float", "--type", "double"},
                            std::vector<std::string>{"explain", "matmul/naive", "--arch", "9"},
+                           std::vector<std::string>{"explain", "matmul/naive", "--measure"},  // no model
                            std::vector<std::string>{"explain", "matmul/naive", "--arch", "1.0"}}) {
     const auto r = run_cli(args);
     EXPECT_EQ(r.status, 2) << args[1];

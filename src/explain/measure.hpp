@@ -1,0 +1,38 @@
+#pragma once
+// `smemlab explain --measure`: the variant's kernel under Nsight Compute, beside the model.
+#include <string>
+#include <vector>
+
+#include "smemlab/access_model.hpp"
+#include "smemlab/variant.hpp"
+
+namespace smemlab::explain {
+
+// One launch of the modelled kernel as Nsight Compute counted it.
+struct Measurement {
+  std::string kernel;  // as ncu names it, without namespaces
+  double grid_blocks = 0;
+  double ld_wavefronts = 0;
+  double st_wavefronts = 0;
+  double ld_conflicts = 0;  // ncu's bank-conflict counts: wavefronts past one per instruction
+  double st_conflicts = 0;
+  double dram_bytes = 0;    // read + written
+  double achieved_occupancy_pct = 0;
+  std::vector<std::pair<std::string, double>> stalls;  // the largest first: cycles per issue
+};
+
+// Whether this machine can measure: a GPU and ncu on the PATH; otherwise why not.
+[[nodiscard]] std::string why_cannot_measure();
+
+// Profiles `smemlab bench` of the variant at this size and type (one checked and one timed run)
+// and returns the launch of the model's kernel with the most shared-memory wavefronts.
+// Throws std::runtime_error when ncu fails or no launch matches.
+[[nodiscard]] Measurement measure(const VariantInfo& variant, const Shape& shape, DType type,
+                                  const AccessModel& model, int device);
+
+// The model's tolerance: loads within 5%, stores from 1% above to 16% below the measurement
+// (the hardware counts store wavefronts the addresses do not explain; tests/cpu/explain_test.cpp).
+[[nodiscard]] bool within_tolerance(double predicted_ld, double measured_ld, double predicted_st,
+                                    double measured_st);
+
+}  // namespace smemlab::explain
