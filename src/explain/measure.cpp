@@ -1,8 +1,10 @@
 #include "explain/measure.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -94,6 +97,7 @@ Measurement measure(const VariantInfo& v, const Shape& shape, DType type, const 
   // Launch ID -> (kernel name, metric -> value), for the launches of the model's kernel.
   const std::string wanted = comparable_kernel_name(model.kernel);
   std::map<std::string, std::pair<std::string, std::map<std::string, double>>> launches;
+  std::set<std::string> seen;  // every kernel ncu named, for the error when none matches
   std::istringstream rows(text.substr(header));
   std::string line;
   std::getline(rows, line);
@@ -109,7 +113,12 @@ Measurement measure(const VariantInfo& v, const Shape& shape, DType type, const 
     const auto f = csv_fields(line);
     if (f.size() <= std::max({id, kernel, metric, value})) continue;
     const std::string name = comparable_kernel_name(f[kernel]);
-    if (name.find(wanted) != 0) continue;
+    seen.insert(name.substr(0, name.find('(')));
+    // The model's name may follow a qualifier this normalisation does not know: match it where
+    // it starts an identifier.
+    const auto at = name.find(wanted);
+    if (at == std::string::npos || (at > 0 && (std::isalnum(static_cast<unsigned char>(name[at - 1])) != 0 || name[at - 1] == '_')))
+      continue;
     std::string number = f[value];
     number.erase(std::remove(number.begin(), number.end(), ','), number.end());
     char* end = nullptr;
@@ -119,7 +128,8 @@ Measurement measure(const VariantInfo& v, const Shape& shape, DType type, const 
     if (end != number.c_str()) launch.second[f[metric]] = parsed;
   }
   if (launches.empty())
-    throw std::runtime_error(fmt::format("ncu profiled no launch of {} for {}", wanted, v.id()));
+    throw std::runtime_error(fmt::format("ncu profiled no launch of {} for {} (it saw: {})", wanted, v.id(),
+                                         fmt::join(seen, ", ")));
   const auto total = [](const auto& m) { return (m.contains(kLd) ? m.at(kLd) : 0) + (m.contains(kSt) ? m.at(kSt) : 0); };
   const auto best = std::max_element(launches.begin(), launches.end(), [&](const auto& a, const auto& b) {
     return total(a.second.second) < total(b.second.second);

@@ -45,7 +45,9 @@ std::vector<CompiledKernel> parse_reports() {
 }  // namespace
 
 std::string comparable_kernel_name(std::string name) {
-  name = std::regex_replace(name, std::regex(R"(\(anonymous namespace\)::|[A-Za-z_][A-Za-z0-9_]*::)"), "");
+  // The anonymous namespace as the C++ demangler, ncu and other tools write it.
+  name = std::regex_replace(name, std::regex(R"((\(anonymous namespace\)|<unnamed>|\{anonymous\}|`anonymous namespace')::)"), "");
+  name = std::regex_replace(name, std::regex(R"([A-Za-z_][A-Za-z0-9_]*::)"), "");
   name = std::regex_replace(name, std::regex(R"(\btrue\b)"), "1");
   name = std::regex_replace(name, std::regex(R"(\bfalse\b)"), "0");
   name = std::regex_replace(name, std::regex(R"(> >)"), ">>");
