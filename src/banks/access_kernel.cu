@@ -81,7 +81,8 @@ unsigned int expected_access_sum(int width, int stride, int lane, int iterations
 
 namespace {
 
-// Per block, each warp loads element lane * stride 4096 times.
+// Per block: the threads fill the array, 4 bytes each in rounds of 256; then each warp loads
+// element lane * stride 4096 times.
 AccessModel access_model(std::int64_t stride, int width) {
   AccessModel m;
   m.kernel = "access_kernel<" + std::to_string(width) + ">(";
@@ -89,6 +90,10 @@ AccessModel access_model(std::int64_t stride, int width) {
   m.smem_bytes = static_cast<std::size_t>(32 * stride * width);
   m.dynamic_smem = true;
   m.blocks = 1;
+  const auto words = static_cast<int>(m.smem_bytes / 4);
+  if (words >= 256) m.accesses.push_back(counted_access("fill the array", "st", "tx", m.block, 4, words / 256));
+  if (words % 256 > 0)
+    m.accesses.push_back(counted_access("fill the array, last round", "st", "tx", {words % 256, 1, 1}, 4, 1));
   m.accesses.push_back(counted_access("repeated load of element lane*stride", "ld",
                                       "tx%32*" + std::to_string(stride), m.block, width, 4096));
   m.traffic = "none: shared memory only";

@@ -71,8 +71,8 @@ AccessModel classic_tree(const Shape& s, DType type, Tree tree) {
     } else if (tree == Tree::strided) {
       const Block active{std::max(1, 128 / s), 1, 1};
       const std::string e = std::to_string(2 * s) + "*tx";
-      if (s == 1 && elem == 4) {  // sdata[2t] and sdata[2t+1]: one 8-byte load
-        m.accesses.push_back(counted_access(r + "read sdata[2t], sdata[2t+1] (LDS.64)", "ld", "tx", active, 8, 1));
+      if (s == 1) {  // sdata[2t] and sdata[2t+1]: one load of both (LDS.64 for float, LDS.128 for double)
+        m.accesses.push_back(counted_access(r + "read sdata[2t], sdata[2t+1] in one load", "ld", "tx", active, 2 * elem, 1));
       } else {
         m.accesses.push_back(counted_access(r + "read sdata[2st]", "ld", e, active, elem, 1));
         m.accesses.push_back(counted_access(r + "read sdata[2st+s]", "ld", e, active, elem, 1));
