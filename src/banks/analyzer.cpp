@@ -198,8 +198,9 @@ std::string render_map(const WarpResult& warp, int width) {
   std::string out;
   for (const auto& phase : warp.phases) {
     if (warp.phases.size() > 1)
-      out += fmt::format("phase of lanes {}-{} ({}-byte accesses, {} lanes a phase)\n", phase.first_lane,
-                         phase.first_lane + phase.lanes - 1, width, phase.lanes);
+      out += fmt::format("phase of lanes {}-{} ({}-byte accesses){}\n", phase.first_lane,
+                         phase.first_lane + phase.lanes - 1, width,
+                         phase.split == Split::none ? "" : fmt::format(", served apart: {}", split_reason(phase.split)));
     out += "bank ";
     for (int b = 0; b < kBanks; ++b) out += fmt::format("{:>3}", b);
     out += "\n";

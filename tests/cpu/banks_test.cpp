@@ -192,6 +192,11 @@ TEST(BanksCli, ExtraWavefrontsAreExplained) {
   const auto shifted = run_cli({"banks", "tx*32+ty", "--block", "32,32"});
   EXPECT_NE(shifted.out.find("0-31"), std::string::npos) << shifted.out;
   EXPECT_NE(shifted.out.find("the others in other banks"), std::string::npos) << shifted.out;
+  // The map names why each phase is served apart.
+  const auto drawn = run_cli({"banks", "0", "--width", "16", "--bytes", "--map"});
+  EXPECT_NE(drawn.out.find("phase of lanes 16-31 (16-byte accesses), served apart: 16-byte accesses serve each half-warp"),
+            std::string::npos)
+      << drawn.out;
   // --map with --format json: the map is in the document.
   const auto map = nlohmann::json::parse(run_cli({"banks", "tx*2", "--width", "8", "--map", "--format", "json"}).out);
   EXPECT_EQ(map["map"]["phases"].size(), 2U);
