@@ -4,6 +4,8 @@
 // the benchmark, the tests and `explain` iterate those tables, so a new variant is one source
 // file plus one line in its family's table.
 #include <algorithm>
+#include <array>
+#include <cstddef>
 #include <span>
 #include <string>
 #include <string_view>
@@ -48,6 +50,14 @@ struct Variant {
   VariantInfo info;
   Launch launch;
 };
+
+// A family's table with each record's element types set from its launch: runs(launch, type)
+// says whether the launch has an entry point for that type.
+template <class Launch, std::size_t N, class Runs>
+[[nodiscard]] std::array<Variant<Launch>, N> with_dtypes(std::array<Variant<Launch>, N> table, Runs runs) {
+  for (auto& v : table) v.info.dtypes = dtypes_for(runs(v.launch, DType::f32), runs(v.launch, DType::f64));
+  return table;
+}
 
 // The variant of a family's table with this name; throws UsageError for an unknown name.
 template <class Launch>

@@ -8,20 +8,12 @@
 
 namespace smemlab::reduce {
 
-namespace {
-
-// A variant runs the element types it has entry points for.
-template <std::size_t N>
-std::array<ReduceVariant, N> with_dtypes(std::array<ReduceVariant, N> table) {
-  for (auto& v : table) v.info.dtypes = dtypes_for(v.launch.f32.exists(), v.launch.f64.exists());
-  return table;
-}
-
-}  // namespace
-
 std::span<const ReduceVariant> variants() {
 #define SMEMLAB_MAKE_STEP(make) detail::make(),
-  static const auto table = with_dtypes(std::array{SMEMLAB_REDUCE_STEPS(SMEMLAB_MAKE_STEP)});
+  // Each variant runs the element types its launch has entry points for.
+  static const auto table =
+      with_dtypes(std::array{SMEMLAB_REDUCE_STEPS(SMEMLAB_MAKE_STEP)},
+                  [](const ReduceOps& ops, DType type) { return type == DType::f32 ? ops.f32.exists() : ops.f64.exists(); });
 #undef SMEMLAB_MAKE_STEP
   return table;
 }

@@ -20,20 +20,12 @@ void validate(const Args<T>& a) {
 template void validate<float>(const Args<float>&);
 template void validate<double>(const Args<double>&);
 
-namespace {
-
-// A variant runs the element types it has entry points for.
-template <std::size_t N>
-std::array<TransposeVariant, N> with_dtypes(std::array<TransposeVariant, N> table) {
-  for (auto& v : table) v.info.dtypes = dtypes_for(v.launch.f32 != nullptr, v.launch.f64 != nullptr);
-  return table;
-}
-
-}  // namespace
-
 std::span<const TransposeVariant> variants() {
 #define SMEMLAB_MAKE_STEP(make) detail::make(),
-  static const auto table = with_dtypes(std::array{SMEMLAB_TRANSPOSE_STEPS(SMEMLAB_MAKE_STEP)});
+  // Each variant runs the element types its launch has entry points for.
+  static const auto table =
+      with_dtypes(std::array{SMEMLAB_TRANSPOSE_STEPS(SMEMLAB_MAKE_STEP)},
+                  [](const TransposeOps& ops, DType type) { return type == DType::f32 ? ops.f32 != nullptr : ops.f64 != nullptr; });
 #undef SMEMLAB_MAKE_STEP
   return table;
 }
