@@ -86,7 +86,11 @@ std::vector<std::string> split_list(const std::vector<std::string>& typed, std::
 // that starts with a single '-' and is not the value of an option becomes --expression=ARG.
 std::vector<std::string> expressions_as_options(int argc, const char* const* argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  const auto banks = std::find(args.begin(), args.end(), "banks");
+  // The subcommand: the first argument that is neither an option nor --device's value.
+  auto banks = args.begin();
+  while (banks != args.end() && ((*banks)[0] == '-' || (banks != args.begin() && *(banks - 1) == "--device")))
+    ++banks;
+  if (banks != args.end() && *banks != "banks") banks = args.end();
   const std::vector<std::string_view> with_value{"--block", "--width", "--base", "--warp", "--format"};
   for (auto it = banks == args.end() ? args.end() : banks + 1; it != args.end(); ++it) {
     if (std::find(with_value.begin(), with_value.end(), *it) != with_value.end()) {

@@ -55,6 +55,7 @@ INSTANTIATE_TEST_SUITE_P(
                     std::vector<std::string>{"bench", "--size", "256,0"},
                     std::vector<std::string>{"bench", "--reps", "0"},
                     std::vector<std::string>{"bench", "--reps", "-2"},
+                    std::vector<std::string>{"bench", "--family", "banks", "--reps", "-2"},
                     std::vector<std::string>{"bench", "--reps", "many"},
                     std::vector<std::string>{"bench", "--warmup", "-1"},
                     std::vector<std::string>{"bench", "--output", "/no/such/dir/out.json"},
