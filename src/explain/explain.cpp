@@ -51,7 +51,7 @@ Occupancy occupancy(const AccessModel& m, const ArchLimits& arch) {
   if (kernels.empty()) kernels = compiled_kernels(m.kernel, "");  // built for another architecture
   for (const auto& k : kernels)
     if (!o.kernel || k.registers > o.kernel->registers) o.kernel = k;
-  if (o.kernel && !m.kernel.empty()) {
+  if (o.kernel) {
     const int warps = (m.block.threads() + 31) / 32;
     const int per_warp = (o.kernel->registers * 32 + 255) / 256 * 256;
     o.by_registers = arch.registers_per_sm / (per_warp * warps);

@@ -61,8 +61,9 @@ const std::vector<CompiledKernel>& compiled_kernels() {
 }
 
 std::vector<CompiledKernel> compiled_kernels(std::string_view fragment, std::string_view arch) {
-  const std::string wanted = comparable_kernel_name(std::string(fragment));
   std::vector<CompiledKernel> out;
+  if (fragment.empty()) return out;  // a model that names no kernel matches none
+  const std::string wanted = comparable_kernel_name(std::string(fragment));
   for (const auto& k : compiled_kernels())
     if (k.name.rfind(wanted, 0) == 0 && (arch.empty() || k.arch == arch)) out.push_back(k);
   return out;

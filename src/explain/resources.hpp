@@ -24,7 +24,7 @@ struct CompiledKernel {
 // Every compiled kernel, for every architecture built.
 [[nodiscard]] const std::vector<CompiledKernel>& compiled_kernels();
 // The kernels whose comparable name starts with that of `fragment`, for `arch` ("sm_90"; empty:
-// any).
+// any); none for an empty fragment.
 [[nodiscard]] std::vector<CompiledKernel> compiled_kernels(std::string_view fragment, std::string_view arch);
 
 }  // namespace smemlab::explain

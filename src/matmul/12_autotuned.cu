@@ -108,16 +108,31 @@ TileChoice choose_tiles(ShapeClass shape, int cc_major, int cc_minor, int sms) {
                          std::string(shape_class_name(shape)));
 }
 
-TileChoice choose_tiles(const GemmArgs& args) {
+namespace {
+
+// What the tuning table is keyed by, for the current device.
+struct DeviceKey {
+  int cc_major = 0;
+  int cc_minor = 0;
+  int sms = 0;
+};
+
+DeviceKey current_device_key() {
+  DeviceKey key;
   int device = 0;
-  int major = 0;
-  int minor = 0;
   SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
-  SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
-  const int sms = smemlab::detail::sm_count();
-  return choose_tiles(classify(args.m, args.n, sms, detail::rows_are_16b_aligned(args.b, args.ldb)), major,
-                      minor, sms);
+  SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&key.cc_major, cudaDevAttrComputeCapabilityMajor, device));
+  SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&key.cc_minor, cudaDevAttrComputeCapabilityMinor, device));
+  key.sms = smemlab::detail::sm_count();
+  return key;
+}
+
+}  // namespace
+
+TileChoice choose_tiles(const GemmArgs& args) {
+  const DeviceKey d = current_device_key();
+  return choose_tiles(classify(args.m, args.n, d.sms, detail::rows_are_16b_aligned(args.b, args.ldb)), d.cc_major,
+                      d.cc_minor, d.sms);
 }
 
 int split_k_slices(const TileChoice& choice, int k) { return std::max(1, std::min(choice.slices, k / kMinSliceK)); }
@@ -140,26 +155,21 @@ std::string autotuned_plan(const Shape& s, DType /*float*/) {
   const int n = static_cast<int>(s.dims[1]);
   const int k = static_cast<int>(s.dims[2]);
   int count = 0;
-  int major = tuning_table().front().cc_major;
-  int minor = tuning_table().front().cc_minor;
-  int sms = tuning_table().front().sms;
+  const TuningEntry& swept = tuning_table().front();
+  DeviceKey d{swept.cc_major, swept.cc_minor, swept.sms};
   std::string where = "the swept device";
   if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0) {
-    int device = 0;
-    SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
-    SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-    SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
-    sms = smemlab::detail::sm_count();
+    d = current_device_key();
     where = "this GPU";
   } else {
     (void)cudaGetLastError();  // no device: not an error for a description
   }
-  const ShapeClass shape = classify(m, n, sms, n % 4 == 0);  // B dense: 16-byte rows when n % 4 == 0
-  const TileChoice c = choose_tiles(shape, major, minor, sms);
+  const ShapeClass shape = classify(m, n, d.sms, n % 4 == 0);  // B dense: 16-byte rows when n % 4 == 0
+  const TileChoice c = choose_tiles(shape, d.cc_major, d.cc_minor, d.sms);
   return "tile configuration " + std::string(c.config) + ", raster group " + std::to_string(c.group) + ", " +
          std::to_string(split_k_slices(c, k)) + " K slice(s): shape class " + std::string(shape_class_name(shape)) +
-         " on " + where + " (compute capability " + std::to_string(major) + "." + std::to_string(minor) + ", " +
-         std::to_string(sms) + " SMs)";
+         " on " + where + " (compute capability " + std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor) +
+         ", " + std::to_string(d.sms) + " SMs)";
 }
 
 }  // namespace
