@@ -73,7 +73,8 @@ const BenchFamily& banks_family() {
   static const BenchFamily family({.name = "banks",
                                    .form = SizeForm::count,
                                    .max_dim = kMaxStride,
-                                   .default_sizes = [] {
+                                   .sizes = {"1", "2", "4", "8", "32", "33"},
+                                   .full_sizes = [] {
                                      std::vector<std::string> strides;
                                      for (int s = 1; s <= 64; ++s) strides.push_back(std::to_string(s));
                                      return strides;

@@ -54,6 +54,7 @@ struct BenchRow {
   double vs_copy = std::numeric_limits<double>::quiet_NaN();
   // Bank microbenchmarks: the analyzer's wavefronts for one warp's access (NaN elsewhere).
   double predicted_wavefronts = std::numeric_limits<double>::quiet_NaN();
+  bool reference = false;  // the row every vs_reference of its family, type and size divides
   bool verified = false;
   double error = 0.0;      // norm-wise relative error against the reference result
   double max_error = 0.0;  // largest element error, in units of the reference's RMS
@@ -67,7 +68,9 @@ struct BenchReport {
   [[nodiscard]] bool all_verified() const;
 };
 
-using ProgressFn = std::function<void(std::string_view message)>;
+// What a run is doing now; `starts_row` is true when a row's measurement begins (a progress
+// bar counts those), false for preparations such as filling inputs.
+using ProgressFn = std::function<void(std::string_view what, bool starts_row)>;
 
 // What a family's run may use: the device, the options, a stream, the shared L2 flush and a
 // place to report progress.
@@ -152,7 +155,11 @@ struct FamilySpec {
   std::string_view name;
   SizeForm form = SizeForm::count;
   std::int64_t max_dim = INT_MAX;  // the largest accepted dimension
-  std::vector<std::string> default_sizes;
+  // A run that names no size: a first look, chosen so that every family's together finish in
+  // under a minute on a current data-centre GPU.
+  std::vector<std::string> sizes;
+  // --full: the whole sweep the results pages are made from.
+  std::vector<std::string> full_sizes;
   std::string explain_size;  // the size `explain` uses when none is given
   std::span<const DType> dtypes = kFloatOnly;  // element types it runs; the first is the default
   bool in_default_run = true;  // a bench run that names no family includes it (a sweep does not)
@@ -222,7 +229,8 @@ struct BenchPlan {
 struct BenchRequest {
   std::vector<std::string> families;  // empty: every family the variants need, or all
   std::vector<std::string> variants;  // "name" or "family/name"; empty: all
-  std::vector<std::string> sizes;     // empty: each family's defaults
+  std::vector<std::string> sizes;     // empty: each family's sizes, or full_sizes when full
+  bool full = false;
   std::vector<std::string> dtypes;    // empty: each family's default type
   BenchOptions options;
 };
@@ -234,6 +242,8 @@ struct BenchRequest {
 void require_device_memory(std::size_t need, const DeviceInfo& device, std::string_view what);
 // The same for every size of a plan.
 void check_fits(const BenchPlan& plan, const DeviceInfo& device);
+// The rows a plan will produce: one per variant, reference included, per size and type.
+[[nodiscard]] std::size_t planned_rows(const BenchPlan& plan);
 
 [[nodiscard]] BenchReport run_bench(const BenchPlan& plan, int device_ordinal,
                                     const ProgressFn& progress);

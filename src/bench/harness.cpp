@@ -85,7 +85,7 @@ std::vector<BenchRow> measure(std::string_view family, DType type, const Workloa
                                               : std::numeric_limits<double>::quiet_NaN();
   std::vector<BenchRow> rows;
   for (const Candidate& c : candidates) {
-    ctx.progress(fmt::format("{} {} {}: {}", family, dtype_name(type), work.size, c.name));
+    ctx.progress(fmt::format("{} {} {}: {}", family, dtype_name(type), work.size, c.name), true);
     const Check check = c.check();
     BenchRow row;
     row.family = std::string(family);
@@ -96,6 +96,7 @@ std::vector<BenchRow> measure(std::string_view family, DType type, const Workloa
     const Rate rate = c.rate.value_or(work.rate);
     row.throughput = rate.work_per_run / (row.time.median_ms * 1e-3);
     row.throughput_unit = std::string(rate.unit);
+    row.reference = rows.empty();
     row.vs_reference = rows.empty() ? 1.0 : rows.front().time.median_ms / row.time.median_ms;
     row.pct_of_peak = rate.peak > 0 ? 100.0 * row.throughput / rate.peak : 0.0;
     row.copy_gbs = copy_gbs;
@@ -149,6 +150,8 @@ BenchPlan plan_bench(const BenchRequest& request) {
   plan.options = request.options;
   if (request.options.reps < 1)
     throw UsageError(fmt::format("--reps must be at least 1 (got {})", request.options.reps));
+  if (request.full && !request.sizes.empty())
+    throw UsageError("--full runs each family's whole sweep of sizes: give --full or --size, not both");
   if (request.options.warmup < 0)
     throw UsageError(fmt::format("--warmup must not be negative (got {})", request.options.warmup));
 
@@ -227,8 +230,9 @@ BenchPlan plan_bench(const BenchRequest& request) {
                      requested->second.end())
         item.variants.push_back(v.name);
     }
-    const std::vector<std::string> sizes =
-        request.sizes.empty() ? family->spec().default_sizes : request.sizes;
+    const std::vector<std::string>& sizes = !request.sizes.empty() ? request.sizes
+                                            : request.full         ? family->spec().full_sizes
+                                                                   : family->spec().sizes;
     for (const auto& text : sizes) {
       const Shape shape = parse_shape(text);  // malformed sizes are errors for every family
       try {
@@ -264,6 +268,12 @@ void check_fits(const BenchPlan& plan, const DeviceInfo& device) {
         require_device_memory(item.family->device_bytes(shape, type), device,
                               fmt::format("size {} of {} ({})", shape.label(), item.family->name(),
                                           dtype_name(type)));
+}
+
+std::size_t planned_rows(const BenchPlan& plan) {
+  std::size_t rows = 0;
+  for (const auto& item : plan.items) rows += item.sizes.size() * item.dtypes.size() * (item.variants.size() + 1);
+  return rows;
 }
 
 namespace {

@@ -73,7 +73,7 @@ std::vector<BenchRow> run_gemm_candidates(std::string_view family, const Shape& 
   const auto mk = static_cast<std::size_t>(d.m) * d.k;
   const auto kn = static_cast<std::size_t>(d.k) * d.n;
   const auto mn = static_cast<std::size_t>(d.m) * d.n;
-  ctx.progress(fmt::format("{} {}: inputs and reference", family, size_label(d)));
+  ctx.progress(fmt::format("{} {}: inputs and reference", family, size_label(d)), false);
 
   DeviceBuffer<float> a(mk);
   DeviceBuffer<float> b(kn);
@@ -190,10 +190,11 @@ const BenchFamily& matmul_family() {
   static const BenchFamily family(
       {.name = "matmul",
        .form = SizeForm::gemm,
-       // The seeds' sizes, and the SGEMM targets: squares (4095 and 4097 are multiples of no
+       // The tutorials' sizes, and the SGEMM targets: squares (4095 and 4097 are multiples of no
        // tile), a tall and a wide product.
-       .default_sizes = {"256", "512", "1024", "2048", "4095", "4096", "4097", "8192", "8192x1024x4096",
-                         "1024x8192x4096"},
+       .sizes = {"512", "2048", "4096", "4097", "8192x1024x4096"},
+       .full_sizes = {"256", "512", "1024", "2048", "4095", "4096", "4097", "8192", "8192x1024x4096",
+                      "1024x8192x4096"},
        .explain_size = "2048",
        .variants = [] { return infos_of(matmul::variants()); },
        .device_bytes = gemm_device_bytes,
@@ -216,7 +217,8 @@ const BenchFamily& matmul_tiles_family() {
       {.name = "matmul-tiles",
        .form = SizeForm::gemm,
        // One or more shapes of each class the tuning table distinguishes.
-       .default_sizes = {"1024", "2048", "4095", "4096", "4097", "8192", "8192x1024x4096", "1024x8192x4096"},
+       .sizes = {"1024", "4096", "4097"},
+       .full_sizes = {"1024", "2048", "4095", "4096", "4097", "8192", "8192x1024x4096", "1024x8192x4096"},
        .explain_size = "2048",
        .in_default_run = false,
        .variants = tile_variants,

@@ -63,7 +63,7 @@ std::vector<BenchRow> run_typed(const Shape& shape, std::span<const std::string_
                                 const BenchContext& ctx) {
   const auto n = static_cast<std::size_t>(shape.dims[0]);
   const std::string label = count_label(shape.dims[0]);
-  ctx.progress(fmt::format("reduction {} {}: inputs and reference", dtype_name(dtype_of<T>), label));
+  ctx.progress(fmt::format("reduction {} {}: inputs and reference", dtype_name(dtype_of<T>), label), false);
 
   DeviceBuffer<T> in(n);
   fill_uniform(in.data(), n, 3, T(-1), T(1), ctx.stream);
@@ -144,7 +144,8 @@ const BenchFamily& reduction_family() {
       {.name = "reduction",
        .form = SizeForm::count,
        .max_dim = INT64_MAX,
-       .default_sizes = {"2^20", "2^24", "2^26", "2^28", "100000007"},
+       .sizes = {"2^24", "2^26", "100000007"},
+       .full_sizes = {"2^20", "2^24", "2^26", "2^28", "100000007"},
        .explain_size = "2^24",
        .dtypes = kFloatAndDouble,
        .variants = [] { return infos_of(reduce::variants()); },

@@ -7,28 +7,30 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "smemlab/error.hpp"
 
 namespace smemlab {
 namespace {
 
-constexpr std::array<std::string_view, 18> kColumns{
+constexpr std::array<std::string_view, 19> kColumns{
     "family",       "variant",     "dtype",    "size",     "median_ms",
     "min_ms",       "max_ms",      "throughput", "throughput_unit", "vs_reference",
     "pct_of_peak",  "copy_gbs",    "vs_copy",  "predicted_wavefronts", "verified",
-    "error",        "max_error",   "checked_against"};
+    "error",        "max_error",   "checked_against", "reference"};
 
 // Columns read as text (left-aligned); the rest are numbers (right-aligned).
 bool is_text_column(std::size_t i) {
   const auto name = kColumns[i];
   return name == "family" || name == "variant" || name == "dtype" || name == "size" ||
-         name == "throughput_unit" || name == "verified" || name == "checked_against";
+         name == "throughput_unit" || name == "verified" || name == "checked_against" || name == "reference";
 }
 
 std::string optional_number(double v, const char* spec) {
@@ -53,7 +55,8 @@ std::vector<std::string> cells(const BenchRow& r) {
           r.verified ? "yes" : "NO",
           fmt::format("{:.2e}", r.error),
           fmt::format("{:.2e}", r.max_error),
-          r.checked_against};
+          r.checked_against,
+          r.reference ? "yes" : "no"};
 }
 
 nlohmann::json device_json(const DeviceInfo& d) {
@@ -94,7 +97,8 @@ std::string render_json(const BenchReport& report) {
                     {"verified", r.verified},
                     {"error", r.error},  // non-finite errors become null
                     {"max_error", r.max_error},
-                    {"checked_against", r.checked_against}});
+                    {"checked_against", r.checked_against},
+                    {"reference", r.reference}});
   }
   const nlohmann::json doc{{"device", device_json(report.device)},
                            {"options", {{"reps", report.options.reps}, {"warmup", report.options.warmup}}},
@@ -148,6 +152,96 @@ std::string render_grid(const BenchReport& report, bool markdown) {
   return out;
 }
 
+// The summary: per family and type, one line per variant and one column per size; the
+// reference's line gives its throughput, the others their ratio to it.
+struct SummarySection {
+  std::string title;  // family and type
+  std::string unit;   // of the reference's throughput
+  std::vector<std::string> sizes;
+  std::vector<std::string> variants;
+  std::map<std::pair<std::string, std::string>, std::string> cells;  // (variant, size) -> text
+};
+
+// GFLOP/s reads better as TFLOP/s at the sizes people run.
+std::pair<double, std::string> summary_throughput(const BenchRow& r) {
+  if (r.throughput_unit == "GFLOP/s") return {r.throughput / 1000.0, "TFLOP/s"};
+  return {r.throughput, r.throughput_unit};
+}
+
+std::string ratio_text(double ratio) { return fmt::format("{:.{}f}", ratio, ratio < 0.1 ? 3 : 2); }
+
+std::vector<SummarySection> summary_sections(const BenchReport& report) {
+  std::vector<SummarySection> sections;
+  const auto remember = [](std::vector<std::string>& list, const std::string& item) {
+    if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+  };
+  for (std::size_t begin = 0; begin < report.rows.size();) {
+    // One run: a reference row and the variants measured against it at its size and type.
+    std::size_t end = begin + 1;
+    while (end < report.rows.size() && !report.rows[end].reference) ++end;
+    const BenchRow& first = report.rows[begin];
+    const std::string title = fmt::format("{} {}", first.family, first.dtype);
+    auto section = std::find_if(sections.begin(), sections.end(),
+                                [&](const SummarySection& s) { return s.title == title; });
+    if (section == sections.end()) section = sections.insert(sections.end(), {title, "", {}, {}, {}});
+    remember(section->sizes, first.size);
+    std::size_t fastest = end;
+    for (std::size_t i = begin; i < end; ++i) {
+      const BenchRow& r = report.rows[i];
+      if (!r.reference && r.verified && (fastest == end || r.vs_reference > report.rows[fastest].vs_reference))
+        fastest = i;
+    }
+    for (std::size_t i = begin; i < end; ++i) {
+      const BenchRow& r = report.rows[i];
+      remember(section->variants, r.variant);
+      std::string text;
+      if (!r.verified) {
+        text = "FAIL ";
+      } else if (r.reference) {
+        const auto [value, unit] = summary_throughput(r);
+        section->unit = unit;
+        text = fmt::format("{:.3g} ", value);
+      } else {
+        text = ratio_text(r.vs_reference) + (i == fastest ? "*" : " ");
+      }
+      section->cells[{r.variant, r.size}] = text;
+    }
+    begin = end;
+  }
+  return sections;
+}
+
+std::string render_summary(const BenchReport& report) {
+  std::string out = fmt::format(
+      "{} ({} SMs): median of {} timed runs, L2 flushed before each.\n"
+      "First line: the reference's throughput. Others: its time over the variant's (above 1 is\n"
+      "faster than the reference); * the fastest variant at that size; FAIL failed verification.\n",
+      report.device.name, report.device.sms, report.options.reps);
+  for (const SummarySection& s : summary_sections(report)) {
+    std::size_t label_width = 0;
+    for (const auto& v : s.variants) label_width = std::max(label_width, v.size());
+    const std::string unit = fmt::format("({})", s.unit);
+    label_width = std::max(label_width, s.variants.front().size() + 1 + unit.size());
+    std::vector<std::size_t> widths;
+    for (const auto& size : s.sizes) widths.push_back(std::max<std::size_t>(size.size() + 1, 7));
+    out += fmt::format("\n{:<{}}", s.title, label_width);
+    for (std::size_t c = 0; c < s.sizes.size(); ++c) out += fmt::format("  {:>{}}", s.sizes[c] + " ", widths[c]);
+    out += "\n";
+    for (std::size_t v = 0; v < s.variants.size(); ++v) {
+      const std::string& name = s.variants[v];
+      out += fmt::format("{:<{}}", v == 0 ? name + " " + unit : name, label_width);
+      for (std::size_t c = 0; c < s.sizes.size(); ++c) {
+        const auto cell = s.cells.find({name, s.sizes[c]});
+        out += fmt::format("  {:>{}}", cell == s.cells.end() ? std::string("- ") : cell->second, widths[c]);
+      }
+      out += "\n";
+    }
+  }
+  out += fmt::format("\n{} rows; every column of each: --format table, csv or json, or --output FILE.\n",
+                     report.rows.size());
+  return out;
+}
+
 }  // namespace
 
 Format parse_format(std::string_view name) {
@@ -155,7 +249,16 @@ Format parse_format(std::string_view name) {
   if (name == "csv") return Format::csv;
   if (name == "json") return Format::json;
   if (name == "markdown") return Format::markdown;
-  throw UsageError(fmt::format("unknown format '{}' (table, csv, json, markdown)", name));
+  if (name == "summary") return Format::summary;
+  throw UsageError(fmt::format("unknown format '{}' (summary, table, csv, json, markdown)", name));
+}
+
+Format format_for_file(std::string_view path) {
+  const std::string extension = std::filesystem::path(path).extension().string();
+  if (extension == ".json") return Format::json;
+  if (extension == ".csv") return Format::csv;
+  if (extension == ".md") return Format::markdown;
+  return Format::table;
 }
 
 std::string render(const BenchReport& report, Format format) {
@@ -163,6 +266,7 @@ std::string render(const BenchReport& report, Format format) {
     case Format::csv: return render_csv(report);
     case Format::json: return render_json(report);
     case Format::markdown: return render_grid(report, true);
+    case Format::summary: return render_summary(report);
     case Format::table: break;
   }
   return fmt::format("device {}: {}\n", report.device.ordinal, report.device.name) +

@@ -8,10 +8,14 @@
 
 namespace smemlab {
 
-enum class Format { table, csv, json, markdown };
+// summary: one screen, ratios per variant and size; the others: every column of every row.
+enum class Format { summary, table, csv, json, markdown };
 
 // Throws UsageError for an unknown format name.
 [[nodiscard]] Format parse_format(std::string_view name);
+// The format --output FILE gets when none is named: from its extension (.json, .csv, .md),
+// else the full table.
+[[nodiscard]] Format format_for_file(std::string_view path);
 [[nodiscard]] std::string render(const BenchReport& report, Format format);
 [[nodiscard]] std::string describe(const DeviceInfo& device);
 

@@ -39,7 +39,7 @@ std::vector<BenchRow> run_typed(const Shape& shape, std::span<const std::string_
   const int cols = static_cast<int>(shape.dims[1]);
   const std::string label = rows == cols ? std::to_string(rows) : fmt::format("{}x{}", rows, cols);
   const std::size_t count = static_cast<std::size_t>(rows) * cols;
-  ctx.progress(fmt::format("transpose {} {}: inputs", dtype_name(dtype_of<T>), label));
+  ctx.progress(fmt::format("transpose {} {}: inputs", dtype_name(dtype_of<T>), label), false);
 
   DeviceBuffer<T> in(count);
   DeviceBuffer<T> out(count);
@@ -82,7 +82,8 @@ const BenchFamily& transpose_family() {
   static const BenchFamily family(
       {.name = "transpose",
        .form = SizeForm::matrix,
-       .default_sizes = {"1024", "4096", "8192", "16384", "8192x4096", "4097x1025"},
+       .sizes = {"4096", "8192", "4097x1025"},
+       .full_sizes = {"1024", "4096", "8192", "16384", "8192x4096", "4097x1025"},
        .explain_size = "8192",
        .dtypes = kFloatAndDouble,
        .variants = [] { return infos_of(transpose::variants()); },

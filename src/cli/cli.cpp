@@ -9,12 +9,14 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <optional>
 
 #include "bench/bench.hpp"
 #include "bench/device_info.hpp"
 #include "bench/families.hpp"
 #include "bench/registry.hpp"
 #include "bench/report.hpp"
+#include "cli/progress_bar.hpp"
 #include "explain/explain.hpp"
 #include "explain/measure.hpp"
 #include "smemlab/banks.hpp"
@@ -60,7 +62,7 @@ struct Options {
   ExplainOptions explain;
   std::vector<std::string> list_families;
   BenchRequest bench;  // its lists as typed until split_list
-  std::string format = "table";
+  std::string format;  // empty: the summary on standard output, or the file's own format
   std::string output;
   bool quiet = false;
 };
@@ -142,7 +144,7 @@ int cmd_info(const Options& opt, std::ostream& out) {
   return 0;
 }
 
-int cmd_bench(const Options& opt, std::ostream& out, std::ostream& err) {
+int cmd_bench(const Options& opt, std::ostream& out, std::ostream& err, bool err_is_terminal) {
   // Everything the user typed is checked before the device is touched.
   BenchRequest request = opt.bench;
   request.families = split_list(request.families, "--family");
@@ -150,20 +152,27 @@ int cmd_bench(const Options& opt, std::ostream& out, std::ostream& err) {
   request.sizes = split_list(request.sizes, "--size");
   request.dtypes = split_list(request.dtypes, "--type");
   const BenchPlan plan = plan_bench(request);
-  const Format format = parse_format(opt.format);
+  const Format format = !opt.format.empty() ? parse_format(opt.format)
+                        : opt.output.empty()   ? Format::summary
+                                               : format_for_file(opt.output);
   check_writable(opt.output);
   const DeviceInfo device = require_device(opt.device);
   check_fits(plan, device);
 
-  const ProgressFn progress = [&](std::string_view message) {
-    if (!opt.quiet) err << "smemlab: " << message << std::endl;
+  std::optional<ProgressBar> bar;
+  if (err_is_terminal && !opt.quiet) bar.emplace(err, planned_rows(plan), stderr_columns());
+  const ProgressFn progress = [&](std::string_view what, bool starts_row) {
+    if (bar) bar->update(what, starts_row);
   };
   const BenchReport report = run_bench(plan, opt.device, progress);
+  bar.reset();
   const std::string text = render(report, format);
   if (opt.output.empty()) {
     out << text;
   } else {
     write_atomically(opt.output, text);
+    // The file holds the rows; the screen still gets the summary, unless that is what was written.
+    if (format != Format::summary) out << render(report, Format::summary);
   }
   if (!report.all_verified()) {
     const auto failed = std::count_if(report.rows.begin(), report.rows.end(),
@@ -258,7 +267,7 @@ int cmd_explain(const Options& opt, std::ostream& out) {
 
 }  // namespace
 
-int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err, bool err_is_terminal) {
   Options opt;
   CLI::App app{"smemlab: shared-memory CUDA kernels, verified, measured and explained", "smemlab"};
   app.require_subcommand(1);
@@ -279,9 +288,12 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   bench->add_option("--type", opt.bench.dtypes, "Element types: float, double (default: each family's first)")->expected(1);
   bench->add_option("--reps", opt.bench.options.reps, "Timed runs (median reported)")->capture_default_str();
   bench->add_option("--warmup", opt.bench.options.warmup, "Untimed runs first")->capture_default_str();
-  bench->add_option("--format", opt.format, "table, csv, json or markdown")->capture_default_str();
-  bench->add_option("--output", opt.output, "Write the results to this file");
-  bench->add_flag("--quiet", opt.quiet, "No progress on stderr");
+  bench->add_flag("--full", opt.bench.full, "Each family's whole sweep of sizes instead of the first look");
+  bench->add_option("--format", opt.format,
+                    "summary (default on the screen), table, csv, json or markdown: every column of every row");
+  bench->add_option("--output", opt.output,
+                    "Write the rows to this file (format from --format, else its extension); the summary still prints");
+  bench->add_flag("--quiet", opt.quiet, "No progress bar on a terminal (there is none when stderr is piped)");
 
   auto* sum = app.add_subcommand("sum", "Every reduction variant on COUNT copies of VALUE, beside the exact sum");
   sum->add_option("--value", opt.sum.value, "The value repeated")->capture_default_str();
@@ -340,7 +352,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     if (*sum) return cmd_sum(opt, out);
     if (*banks_cmd) return cmd_banks(opt, warp->count() > 0, out);
     if (*explain_cmd) return cmd_explain(opt, out);
-    return cmd_bench(opt, out, err);
+    return cmd_bench(opt, out, err, err_is_terminal);
   } catch (const UsageError& e) {
     err << "smemlab: " << e.what() << "\n";
     return kExitUsage;

@@ -63,6 +63,7 @@ INSTANTIATE_TEST_SUITE_P(
                     std::vector<std::string>{"--device", "-1", "info"},
                     std::vector<std::string>{"--device", "abc", "list"},
                     std::vector<std::string>{"bench", "--size", "1,,2"},  // an empty item
+                    std::vector<std::string>{"bench", "--full", "--size", "1024"},
                     std::vector<std::string>{"bench", "--family", "matmul,"},
                     std::vector<std::string>{"sum", "--count", "abc"},
                     std::vector<std::string>{"sum", "--count", "4x4"},

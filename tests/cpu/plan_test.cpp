@@ -27,13 +27,28 @@ TEST(Plan, DefaultsRunEveryFamilyAtItsDefaultSizes) {
   for (const auto& item : plan.items) EXPECT_NE(item.family->name(), "matmul-tiles");
   const auto& matmul = plan.items.front();
   EXPECT_EQ(matmul.family->name(), "matmul");
-  EXPECT_EQ(matmul.sizes.size(), matmul.family->spec().default_sizes.size());
-  EXPECT_EQ(matmul.sizes.front(), (Shape{{256, 256, 256}}));
+  EXPECT_EQ(matmul.sizes.size(), matmul.family->spec().sizes.size());
+  EXPECT_LT(matmul.sizes.size(), matmul.family->spec().full_sizes.size());  // a first look
   EXPECT_NE(std::find(matmul.sizes.begin(), matmul.sizes.end(), Shape{{4097, 4097, 4097}}),
             matmul.sizes.end());  // a multiple of no tile
   // All variants but the reference, which every run includes anyway.
   EXPECT_EQ(matmul.variants.size(), matmul.family->variants().size() - 1);
   EXPECT_EQ(std::count(matmul.variants.begin(), matmul.variants.end(), "cublas"), 0);
+}
+
+TEST(Plan, FullRunsEachFamilysWholeSweep) {
+  BenchRequest full;
+  full.full = true;
+  const BenchPlan plan = plan_bench(full);
+  for (const auto& item : plan.items)
+    EXPECT_EQ(item.sizes.size(), item.family->spec().full_sizes.size()) << item.family->name();
+  EXPECT_EQ(plan.items.front().sizes.front(), (Shape{{256, 256, 256}}));
+  // Rows: every variant, the reference included, at every size.
+  std::size_t rows = 0;
+  for (const auto& item : plan.items) rows += item.sizes.size() * item.family->variants().size();
+  EXPECT_EQ(planned_rows(plan), rows);
+  full.sizes = {"1024"};
+  EXPECT_THROW((void)plan_bench(full), UsageError);  // --full and --size contradict each other
 }
 
 TEST(Plan, SelectsVariantsByNameOrFamilyName) {

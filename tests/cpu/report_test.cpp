@@ -29,6 +29,7 @@ BenchReport sample_report() {
     row.error = 1e-7;
     row.max_error = 3e-7;
     row.checked_against = "cpu-fp64";
+    row.reference = row.variant == "cublas";
     r.rows.push_back(row);
   }
   r.rows[1].verified = false;
@@ -43,6 +44,11 @@ TEST(Report, FormatNames) {
   EXPECT_EQ(parse_format("csv"), Format::csv);
   EXPECT_EQ(parse_format("json"), Format::json);
   EXPECT_EQ(parse_format("markdown"), Format::markdown);
+  EXPECT_EQ(parse_format("summary"), Format::summary);
+  EXPECT_EQ(format_for_file("out/r.json"), Format::json);
+  EXPECT_EQ(format_for_file("r.csv"), Format::csv);
+  EXPECT_EQ(format_for_file("r.md"), Format::markdown);
+  EXPECT_EQ(format_for_file("results.txt"), Format::table);
   EXPECT_THROW((void)parse_format("xml"), UsageError);
 }
 
@@ -53,7 +59,7 @@ TEST(Report, JsonHasTheDocumentedFieldsAndTheDevice) {
   const auto& row = doc["rows"][0];
   for (const char* key : {"family", "variant", "dtype", "size", "median_ms", "min_ms", "max_ms",
                           "throughput", "vs_reference", "pct_of_peak", "copy_gbs", "vs_copy",
-                          "verified", "error"})
+                          "verified", "error", "reference"})
     EXPECT_TRUE(row.contains(key)) << key;
   EXPECT_TRUE(row["copy_gbs"].is_null());  // not measured for this row
   EXPECT_EQ(row["median_ms"], 2.0);
@@ -67,7 +73,7 @@ TEST(Report, CsvHasAHeaderAndOneLinePerRow) {
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "family,variant,dtype,size,median_ms,min_ms,max_ms,throughput,throughput_unit,"
             "vs_reference,pct_of_peak,copy_gbs,vs_copy,predicted_wavefronts,verified,error,max_error,"
-            "checked_against");
+            "checked_against,reference");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
   EXPECT_NE(csv.find("matmul,naive,float,1024,2.0000"), std::string::npos);
 }
@@ -80,4 +86,50 @@ TEST(Report, TablesMarkFailedRows) {
   EXPECT_EQ(md.rfind("| family", 0), 0U);
   EXPECT_NE(md.find("| --"), std::string::npos);
   EXPECT_EQ(std::count(md.begin(), md.end(), '\n'), 4);
+}
+
+namespace {
+
+BenchRow summary_row(std::string variant, std::string size, double ratio, bool reference = false) {
+  BenchRow row;
+  row.family = "matmul";
+  row.variant = std::move(variant);
+  row.dtype = "float";
+  row.size = std::move(size);
+  row.throughput = 51234.0;
+  row.throughput_unit = "GFLOP/s";
+  row.vs_reference = ratio;
+  row.reference = reference;
+  row.verified = true;
+  return row;
+}
+
+}  // namespace
+
+TEST(Report, SummaryIsAVariantBySizeGridOfRatiosWithTheFastestMarked) {
+  BenchReport r;
+  r.device.name = "Test GPU";
+  r.device.sms = 132;
+  r.options.reps = 21;
+  for (const char* size : {"1024", "4097"}) {
+    r.rows.push_back(summary_row("cublas", size, 1.0, true));
+    r.rows.push_back(summary_row("naive", size, 0.05));
+    r.rows.push_back(summary_row("autotuned", size, std::string(size) == "1024" ? 1.06 : 0.93));
+  }
+  r.rows.back().verified = false;  // autotuned at 4097
+  const std::string summary = render(r, Format::summary);
+  EXPECT_NE(summary.find("Test GPU (132 SMs): median of 21"), std::string::npos);
+  // One header line per family and type, one line per variant; sizes are columns.
+  EXPECT_NE(summary.find("matmul float"), std::string::npos);
+  EXPECT_EQ(summary.find("matmul float", summary.find("matmul float") + 1), std::string::npos);
+  const auto line_of = [&](const std::string& start) {
+    const auto at = summary.find("\n" + start);
+    EXPECT_NE(at, std::string::npos) << start;
+    return summary.substr(at + 1, summary.find('\n', at + 1) - at - 1);
+  };
+  EXPECT_NE(line_of("cublas (TFLOP/s)").find("51.2"), std::string::npos);  // GFLOP/s shown as TFLOP/s
+  EXPECT_NE(line_of("autotuned").find("1.06*"), std::string::npos);         // the fastest at 1024
+  EXPECT_NE(line_of("autotuned").find("FAIL"), std::string::npos);          // not verified at 4097
+  EXPECT_NE(line_of("naive").find("0.050*"), std::string::npos);  // at 4097 the fastest that passed
+  EXPECT_NE(summary.find("6 rows"), std::string::npos);
 }
