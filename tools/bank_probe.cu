@@ -74,7 +74,8 @@ std::vector<Pattern> catalogue() {
   c.push_back({"u128_lane_div2_mod4", "ld", "(tx/2)%4", warp, 16, false});
   c.push_back({"u128_lane_mod16", "ld", "tx%16", warp, 16, false});
   c.push_back({"u128_lane_div16", "ld", "tx/16", warp, 16, false});
-  // the transpose tiles of seed 001 (column reads of a 32x32 tile), 4 and 8 bytes
+  // the transpose tiles of the tutorial “Shared Memory” (column reads of a 32x32 tile), 4 and 8
+  // bytes
   const Block tile{32, 32, 1};
   c.push_back({"tile_column", "ld", "tx*32+ty", tile, 4, false});
   c.push_back({"tile_column_padded", "ld", "tx*33+ty", tile, 4, false});
@@ -90,7 +91,8 @@ std::vector<Pattern> catalogue() {
   c.push_back({"tuned_column_read", "ld",
                "(4*(8*((tx/32)%2)+tx%8))*64 + 4*(((4*((tx/32)/2)+(tx%32)/8)/4) ^ ((8*((tx/32)%2)+tx%8)%16)) + (4*((tx/32)/2)+(tx%32)/8)%4",
                vec, 4, false});
-  // seed 002's matmul tiles (16x16 block): column-first A reads and stores, and padded
+  // the matmul tiles of “Shared Memory and Bank Conflicts” (16x16 block): column-first A reads and
+  // stores, and padded
   const Block mm{16, 16, 1};
   c.push_back({"matmul_conflict_a_read", "ld", "tx*16", mm, 4, false});
   c.push_back({"matmul_padded_a_read", "ld", "tx*17", mm, 4, false});

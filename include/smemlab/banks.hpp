@@ -118,7 +118,8 @@ struct Analysis {
 // kMaxSharedBytes, or overflows 64-bit arithmetic.
 [[nodiscard]] Analysis analyze(const Access& access);
 
-// Seed 001's figure for one warp: banks as columns, wavefronts as rows, lane numbers inside.
+// The figure of the tutorial “Shared Memory” for one warp: banks as columns, wavefronts as rows,
+// lane numbers inside.
 [[nodiscard]] std::string render_map(const WarpResult& warp, int width);
 // The analysis as a text table: each warp's wavefronts, ideal and ways, and why it needs more
 // than the ideal (phases served apart, bank conflicts with their lanes); consecutive warps with

@@ -1,6 +1,7 @@
 #pragma once
-// Matrix multiplication: C = alpha * A * B + beta * C in float, row-major with leading
-// dimensions (the seeds' Matrix {width, height, stride}), any M, N, K >= 1.
+// Matrix multiplication: C = alpha * A * B + beta * C in float, row-major with leading dimensions
+// (the Matrix {width, height, stride} of “Matrix Multiplication Using Shared Memory”), any M, N, K
+// >= 1.
 #include <span>
 #include <string_view>
 

@@ -13,6 +13,7 @@
 #include "smemlab/dtype.hpp"
 #include "smemlab/error.hpp"
 #include "smemlab/shape.hpp"
+#include "smemlab/tutorials.hpp"
 
 namespace smemlab {
 
@@ -30,6 +31,8 @@ struct VariantInfo {
   std::string_view name;
   std::string_view description;  // one line: what the variant does
   std::string_view technique;    // the idea it demonstrates, and why it should be faster
+  // The tutorials whose kernel it reproduces; empty for the steps past them.
+  std::span<const Tutorial* const> tutorials = {};
   SmemKind smem = SmemKind::none;
   bool reference = false;  // the vendor routine the family's variants are measured against
   std::span<const DType> dtypes = kFloatOnly;  // element types it runs
@@ -43,6 +46,13 @@ struct VariantInfo {
     return std::find(dtypes.begin(), dtypes.end(), type) != dtypes.end();
   }
 };
+
+// The titles of the tutorials a variant reproduces, quoted and joined: “A”, “B”; empty for none.
+[[nodiscard]] inline std::string tutorial_titles(const VariantInfo& v) {
+  std::string out;
+  for (const Tutorial* t : v.tutorials) out += (out.empty() ? "“" : ", “") + std::string(t->title) + "”";
+  return out;
+}
 
 // A variant of one family: its record and its family-specific launch.
 template <class Launch>

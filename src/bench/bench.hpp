@@ -64,6 +64,7 @@ struct BenchRow {
 struct BenchReport {
   DeviceInfo device;
   BenchOptions options;
+  std::vector<VariantInfo> variants;  // the records of the variants the rows name
   std::vector<BenchRow> rows;
   [[nodiscard]] bool all_verified() const;
 };

@@ -15,8 +15,9 @@ const BenchFamily& banks_family();
 // "2^K" for powers of two, the decimal number otherwise: how the reduction sizes are written.
 [[nodiscard]] std::string count_label(std::int64_t n);
 
-// `smemlab sum`: every reduction variant that runs `type` on `count` copies of `value`, beside
-// the exact sum of the stored values (seed 001's "big eats small" as a table).
+// `smemlab sum`: every reduction variant that runs `type` on `count` copies of `value`, beside the
+// exact sum of the stored values (the “big eats small” of the tutorial “Shared Memory”, as a
+// table).
 [[nodiscard]] std::string sum_of_copies(double value, std::int64_t count, DType type,
                                         const DeviceInfo& device);
 

@@ -301,6 +301,9 @@ BenchReport run_bench(const BenchPlan& plan, int device_ordinal, const ProgressF
   L2Flusher flusher(report.device.l2_bytes);
   const BenchContext ctx{report.device, plan.options, stream.get(), flusher, progress};
   for (const auto& item : plan.items) {
+    for (const VariantInfo& v : item.family->variants())
+      if (v.reference || std::find(item.variants.begin(), item.variants.end(), v.name) != item.variants.end())
+        report.variants.push_back(v);
     for (const auto dtype : item.dtypes) {
       for (const auto& shape : item.sizes) {
         auto rows = item.family->run(shape, dtype, item.variants, ctx);

@@ -100,8 +100,19 @@ std::string render_json(const BenchReport& report) {
                     {"checked_against", r.checked_against},
                     {"reference", r.reference}});
   }
+  nlohmann::json variants = nlohmann::json::array();
+  for (const VariantInfo& v : report.variants) {
+    nlohmann::json from = nlohmann::json::array();
+    for (const Tutorial* t : v.tutorials) from.push_back(t->title);
+    variants.push_back({{"family", v.family},
+                        {"name", v.name},
+                        {"description", v.description},
+                        {"reference", v.reference},
+                        {"tutorials", from}});
+  }
   const nlohmann::json doc{{"device", device_json(report.device)},
                            {"options", {{"reps", report.options.reps}, {"warmup", report.options.warmup}}},
+                           {"variants", variants},
                            {"rows", rows}};
   return doc.dump(2) + "\n";
 }

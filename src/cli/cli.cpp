@@ -135,7 +135,10 @@ int cmd_list(Options opt, std::ostream& out) {
       for (const auto& v : f->variants()) variants.push_back(v);
   std::size_t width = 0;
   for (const auto& v : variants) width = std::max(width, v.id().size());
-  for (const auto& v : variants) out << fmt::format("{:<{}}  {}\n", v.id(), width, v.description);
+  for (const auto& v : variants) {
+    const std::string from = tutorial_titles(v);
+    out << fmt::format("{:<{}}  {}{}\n", v.id(), width, v.description, from.empty() ? "" : " (from " + from + ")");
+  }
   return 0;
 }
 
@@ -310,7 +313,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   banks_cmd->add_option("--width", opt.banks.width, "Bytes per access: 1, 2, 4, 8, 16")->capture_default_str();
   banks_cmd->add_flag("--bytes", opt.banks.bytes, "The expression is a byte address");
   banks_cmd->add_option("--base", opt.banks.base, "Byte offset added to every address");
-  banks_cmd->add_flag("--map", opt.banks.map, "Draw the banks of one warp (seed 001's figure)");
+  banks_cmd->add_flag("--map", opt.banks.map, "Draw the banks of one warp: banks across, wavefronts down");
   auto* warp = banks_cmd->add_option("--warp", opt.banks.warp, "Which warp --map draws")->capture_default_str();
   banks_cmd->add_option("--format", opt.banks.format, "table or json")->capture_default_str();
 

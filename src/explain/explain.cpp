@@ -91,6 +91,12 @@ std::string render(const VariantInfo& v, const Shape& shape, DType type, const A
                      {"size", shape.label()},
                      {"type", dtype_name(type)}};
   std::string text = fmt::format("{}: {}\ntechnique:     {}\n", v.id(), v.description, v.technique);
+  if (!v.tutorials.empty()) {
+    nlohmann::json from = nlohmann::json::array();
+    for (const Tutorial* t : v.tutorials) from.push_back({{"title", t->title}, {"original_title", t->original}});
+    doc["tutorials"] = from;
+    text += fmt::format("from:          the tutorial{} {}\n", v.tutorials.size() > 1 ? "s" : "", tutorial_titles(v));
+  }
   if (v.launch_plan != nullptr) {
     const std::string plan = v.launch_plan(shape, type);
     doc["launches"] = plan;

@@ -1,7 +1,8 @@
-// 01 — naive: one thread per element of C, everything from global memory (seed 000's baseline).
-// Each thread reads a whole row of A and column of B: 2K loads for 2K flops, arithmetic
-// intensity 0.25 flop/byte. Threads of a warp take consecutive columns, so B and C accesses
-// coalesce and the A element is one broadcast; the caches, not the program, provide reuse.
+// 01 — naive: one thread per element of C, everything from global memory (the baseline of the
+// tutorial “Primer (6): Shared Memory”). Each thread reads a whole row of A and column of B: 2K
+// loads for 2K flops, arithmetic intensity 0.25 flop/byte. Threads of a warp take consecutive
+// columns, so B and C accesses coalesce and the A element is one broadcast; the caches, not the
+// program, provide reuse.
 #include "matmul/gemm_device.cuh"
 #include "matmul/variants.hpp"
 #include "smemlab/error.hpp"
@@ -30,6 +31,8 @@ void launch_naive(const GemmArgs& g, const LaunchContext& ctx) {
   SMEMLAB_LAUNCH_CHECK();
 }
 
+constexpr const Tutorial* kTutorials[] = {&tutorials::kPrimerSharedMemory};
+
 }  // namespace
 
 GemmVariant naive_variant() {
@@ -37,6 +40,7 @@ GemmVariant naive_variant() {
            .name = "naive",
            .description = "one thread per output, A and B read from global memory",
            .technique = "baseline: 2K global loads per output, reuse left to the caches",
+           .tutorials = kTutorials,
            .smem = SmemKind::none,
            .why_no_model = "uses no shared memory"},
           launch_naive};

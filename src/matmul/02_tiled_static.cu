@@ -1,9 +1,9 @@
-// 02 — shared-memory tiles in static shared memory (seeds 000, 002, 004), tile 16 and 32.
-// Changed from 01: each block stages a TILE x TILE piece of A and of B in shared memory and
-// every thread reads them TILE times, so global loads per output fall from 2K to 2K/TILE.
-// Should buy: several times the naive throughput, limited now by shared-memory bandwidth
-// (two shared loads per FMA) rather than by global memory. Tile 32 halves global traffic
-// against tile 16 but runs 1024 threads a block, which caps residency at two blocks per SM.
+// 02 — shared-memory tiles in static shared memory (the kernel of three of the tutorials), tile 16
+// and 32. Changed from 01: each block stages a TILE x TILE piece of A and of B in shared memory and
+// every thread reads them TILE times, so global loads per output fall from 2K to 2K/TILE. Should
+// buy: several times the naive throughput, limited now by shared-memory bandwidth (two shared loads
+// per FMA) rather than by global memory. Tile 32 halves global traffic against tile 16 but runs
+// 1024 threads a block, which caps residency at two blocks per SM.
 #include "matmul/square_tile.cuh"
 #include "matmul/models.hpp"
 #include "matmul/variants.hpp"
@@ -25,6 +25,9 @@ void launch_tiled_static(const GemmArgs& g, const LaunchContext& ctx) {
   SMEMLAB_LAUNCH_CHECK();
 }
 
+constexpr const Tutorial* kTutorials[] = {&tutorials::kPrimerSharedMemory, &tutorials::kBankConflicts,
+                                          &tutorials::kGuideMatmul};
+
 }  // namespace
 
 GemmVariant tiled_static_variant_16() {
@@ -32,6 +35,7 @@ GemmVariant tiled_static_variant_16() {
            .name = "smem_tile16",
            .description = "16x16 shared-memory tiles of A and B, static __shared__ arrays",
            .technique = "tiling: each global load serves 16 outputs (K/8 loads per output)",
+           .tutorials = kTutorials,
            .smem = SmemKind::static_alloc,
            .model = [](const Shape& s, DType) { return models::square_tile(s, 16, false, false); }},
           launch_tiled_static<16>};
@@ -42,6 +46,7 @@ GemmVariant tiled_static_variant_32() {
            .name = "smem_tile32",
            .description = "32x32 shared-memory tiles of A and B, static __shared__ arrays",
            .technique = "tiling: each global load serves 32 outputs (K/16 loads per output)",
+           .tutorials = kTutorials,
            .smem = SmemKind::static_alloc,
            .model = [](const Shape& s, DType) { return models::square_tile(s, 32, false, false); }},
           launch_tiled_static<32>};

@@ -9,7 +9,7 @@ namespace smemlab::matmul::models {
 // Square T x T tiles (02, 03). The compiler reads A's row four k at a time (LDS.128, every
 // lane of a half-warp on the same address) unless the tile edge is a run-time value.
 AccessModel square_tile(const Shape& s, int t, bool dynamic, bool runtime_edge);
-// Seed 002's column-first 16 x 16 tile (04), unpadded or padded to 17.
+// The column-first 16 x 16 tile (04), unpadded or padded to 17.
 AccessModel column_first_tile(const Shape& s, bool padded);
 // 05: 64 x 64 tiles, 8 deep, 8 outputs a thread.
 AccessModel thread_tile_1d(const Shape& s);

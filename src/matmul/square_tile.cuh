@@ -1,8 +1,9 @@
 #pragma once
-// The square shared-memory tile algorithm of seeds 000, 002 and 004, written once for the
-// static and dynamic variants. The tile edge comes either as a compile-time constant
-// (FixedTile) or as a run-time value (RuntimeTile): the only difference between the two
-// dynamic variants, and the one that decides whether the inner loop can be unrolled.
+// The square shared-memory tile algorithm of the tutorials “Primer (6): Shared Memory”, “Shared
+// Memory and Bank Conflicts” and “Matrix Multiplication Using Shared Memory”, written once for the
+// static and dynamic variants. The tile edge comes either as a compile-time constant (FixedTile) or
+// as a run-time value (RuntimeTile): the only difference between the two dynamic variants, and the
+// one that decides whether the inner loop can be unrolled.
 #include "matmul/gemm_device.cuh"
 
 namespace smemlab::matmul::detail {

@@ -1,15 +1,15 @@
-// 03 — seed 001's reduce_global: each block of 128 threads halves its 128 values in place in
-// global memory, log2(128) = 7 rounds with a barrier each, and the host adds the block sums.
-// It overwrites what it reduces, so it works on a copy of the input in the workspace, padded
-// with zeros to whole blocks. Every round reads and writes global memory (L2 at best): this is
-// the baseline that shared memory improves on.
+// 03 — the reduce_global of the tutorial “Shared Memory”: each block of 128 threads halves its 128
+// values in place in global memory, log2(128) = 7 rounds with a barrier each, and the host adds the
+// block sums. It overwrites what it reduces, so it works on a copy of the input in the workspace,
+// padded with zeros to whole blocks. Every round reads and writes global memory (L2 at best): this
+// is the baseline that shared memory improves on.
 #include "reduce/drivers.hpp"
 #include "reduce/variants.hpp"
 
 namespace smemlab::reduce::detail {
 namespace {
 
-constexpr int kThreads = 128;  // the seed's block size
+constexpr int kThreads = 128;  // the tutorial's block size
 
 template <class T>
 __global__ void __launch_bounds__(kThreads) global_memory_kernel(T* data, T* partials) {
@@ -40,13 +40,16 @@ void launch(const T* in, std::size_t n, T* out, void* ws, cudaStream_t stream) {
   finish_on_host(partials, blocks, out, stream);
 }
 
+constexpr const Tutorial* kTutorials[] = {&tutorials::kSharedMemory};
+
 }  // namespace
 
 ReduceVariant global_memory_variant() {
   return {{.family = "reduction",
            .name = "global_memory",
-           .description = "seed 001: in-place halving in global memory, block sums added on the host",
+           .description = "in-place halving in global memory, block sums added on the host",
            .technique = "baseline: every round of the tree is a global-memory read and write",
+           .tutorials = kTutorials,
            .smem = SmemKind::none,
            .why_no_model = "uses no shared memory"},
           {.f32 = {workspace<float>, launch<float>, nullptr},

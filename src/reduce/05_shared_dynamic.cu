@@ -1,7 +1,7 @@
-// 05 — the same kernel with the array in dynamic shared memory (extern __shared__, its size
-// given at launch), seed 001's second version. Changed from 04: nothing but where the array's
-// size comes from; the block size is still a compile-time constant, so the loop unrolls the same
-// and the speed should be the same.
+// 05 — the same kernel with the array in dynamic shared memory (extern __shared__, its size given
+// at launch), the second version of the tutorial “Shared Memory”. Changed from 04: nothing but
+// where the array's size comes from; the block size is still a compile-time constant, so the loop
+// unrolls the same and the speed should be the same.
 #include "reduce/drivers.hpp"
 #include "reduce/reduce_device.cuh"
 #include "reduce/models.hpp"
@@ -26,15 +26,18 @@ void pass(const T* in, std::size_t n, T* partials, unsigned blocks, cudaStream_t
   SMEMLAB_LAUNCH_CHECK();
 }
 
+constexpr const Tutorial* kTutorials[] = {&tutorials::kSharedMemory};
+
 }  // namespace
 
 ReduceVariant shared_dynamic_variant() {
   return {{.family = "reduction",
            .name = "shared_dynamic",
-           .description = "seed 001: the same in extern __shared__ memory sized at launch",
+           .description = "the same in extern __shared__ memory sized at launch",
            .technique = "dynamic shared memory: same code, size chosen at launch",
+           .tutorials = kTutorials,
            .smem = SmemKind::dynamic_alloc,
-           .model = [](const Shape& s, DType t) { return models::seed_tree(s, t, true); }},
+           .model = [](const Shape& s, DType t) { return models::tutorial_tree(s, t, true); }},
           {.f32 = host_finish_ops<float, kThreads, pass<float>>(),
            .f64 = host_finish_ops<double, kThreads, pass<double>>()}};
 }

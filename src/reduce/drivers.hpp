@@ -1,6 +1,6 @@
 #pragma once
 // Host-side drivers shared by the device variants: repeated passes over partial sums, the
-// seed's finishing of partial sums on the host, and launch sizing.
+// tutorial's finishing of partial sums on the host, and launch sizing.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -68,9 +68,9 @@ Ops<T> multi_pass_ops() {
           }};
 }
 
-// Seed 001 copies the per-block partial sums to the host and adds them there. We do the same,
-// but add in double: the seed's loop in float would bring back "big eats small" for large n.
-// The call waits for the stream: it is synchronous, as the seed's program is.
+// The tutorial “Shared Memory” copies the per-block partial sums to the host and adds them there.
+// We do the same, but add in double: its loop in float would bring back "big eats small" for large
+// n. The call waits for the stream: it is synchronous, as the tutorial's program is.
 template <class T>
 void finish_on_host(const T* partials, std::size_t count, T* out, cudaStream_t stream) {
   std::vector<T> host(count);

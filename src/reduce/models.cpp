@@ -28,7 +28,7 @@ AccessModel tree_block(std::string kernel, double n, int elem, int threads, doub
 
 // Rounds 64, 32, ..., 1 in which the first `offset` threads add s_y[tid + offset] into
 // s_y[tid]; thread 0 then reads the block's sum.
-AccessModel seed_tree(const Shape& s, DType type, bool dynamic) {
+AccessModel tutorial_tree(const Shape& s, DType type, bool dynamic) {
   const int elem = static_cast<int>(dtype_bytes(type));
   AccessModel m = tree_block(dynamic ? "shared_dynamic_kernel" : "shared_static_kernel",
                              static_cast<double>(s.dims[0]), elem, 128, 128);

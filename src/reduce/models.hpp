@@ -6,8 +6,9 @@
 
 namespace smemlab::reduce::models {
 
-// Seed 001's tree (04, 05): 128 threads halve their values in shared memory.
-AccessModel seed_tree(const Shape& s, DType type, bool dynamic);
+// The tree of the tutorial “Shared Memory” (04, 05): 128 threads halve their values in shared
+// memory.
+AccessModel tutorial_tree(const Shape& s, DType type, bool dynamic);
 
 // The 256-thread trees of the classic steps (06-10).
 enum class Tree { divergent, strided, sequential, first_add, warp_shuffle };

@@ -34,9 +34,10 @@ __device__ __forceinline__ T block_sum(T v) {
   return v;
 }
 
-// Seed 001's block step: the block's Threads values of in[0, n) (zeros past the end) go into the
-// shared array s_y and are halved there, a barrier after every round; the block's sum lands in
-// partials[blockIdx.x]. The static and the dynamic variant differ only in how s_y is declared.
+// The block step of the tutorial “Shared Memory”: the block's Threads values of in[0, n) (zeros
+// past the end) go into the shared array s_y and are halved there, a barrier after every round; the
+// block's sum lands in partials[blockIdx.x]. The static and the dynamic variant differ only in how
+// s_y is declared.
 template <int Threads, class T>
 __device__ __forceinline__ void halve_block_in_shared(const T* __restrict__ in, std::size_t n,
                                                       T* s_y, T* partials) {

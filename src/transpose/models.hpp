@@ -5,7 +5,8 @@
 
 namespace smemlab::transpose::models {
 
-// Seed 001's 32 x 32 tile (04-06): plain, padded to 33 columns, or XOR-swizzled.
+// The 32 x 32 tile of the tutorial “Shared Memory” (04-06): plain, padded to 33 columns, or
+// XOR-swizzled.
 enum class Layout { plain, padded, swizzled };
 AccessModel tile(const Shape& s, DType type, Layout layout);
 // 07: the 16-byte path where the alignment allows, else 32 x 32 swizzled tiles.

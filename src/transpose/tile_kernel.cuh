@@ -1,8 +1,8 @@
 #pragma once
-// Seed 001's transpose1 for the three shared-memory layouts of steps 04-06: a 32 x 32 block
-// reads a 32 x 32 tile row by row (coalesced), writes it to shared memory, and after a barrier
-// reads it column by column to write the output row by row (coalesced). Only the layout of the
-// tile in shared memory differs between the steps.
+// The transpose1 of the tutorial “Shared Memory”, for the three shared-memory layouts of steps
+// 04-06: a 32 x 32 block reads a 32 x 32 tile row by row (coalesced), writes it to shared memory,
+// and after a barrier reads it column by column to write the output row by row (coalesced). Only
+// the layout of the tile in shared memory differs between the steps.
 #include "smemlab/error.hpp"
 #include "transpose/transpose_device.cuh"
 

@@ -63,7 +63,8 @@ TEST(BankAnalyzer, TextbookPatterns) {
   EXPECT_EQ(wavefronts("tx*32"), 32);
   EXPECT_EQ(wavefronts("tx*33"), 1);
   EXPECT_EQ(wavefronts("0"), 1);  // broadcast
-  EXPECT_EQ(wavefronts("tx*32+ty", {32, 32, 1}), 32 * 32);  // seed 001's column read
+  // the column read of the tutorial “Shared Memory”
+  EXPECT_EQ(wavefronts("tx*32+ty", {32, 32, 1}), 32 * 32);
   EXPECT_EQ(wavefronts("tx*33+ty", {32, 32, 1}), 32);       // padded
   EXPECT_EQ(wavefronts("tx*32+(ty^tx)", {32, 32, 1}), 32);  // swizzled
   EXPECT_EQ(wavefronts("tx", {}, 16), 4);                   // 512 bytes: four wavefronts

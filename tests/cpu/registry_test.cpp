@@ -124,7 +124,7 @@ TEST(Registry, FamiliesAreListedInOrder) {
   EXPECT_EQ(seen, (std::vector<std::string>{"matmul", "reduction", "transpose", "banks"}));
 }
 
-TEST(Registry, MatmulHasTheSeedsProgression) {
+TEST(Registry, MatmulHasTheTutorialsProgression) {
   for (const char* name :
        {"cublas", "naive", "smem_tile16", "smem_tile32", "dyn_tile16_const", "dyn_tile16_runtime",
         "conflict_tile16", "conflict_tile16_padded", "thread_tile_1d", "thread_tile_2d",

@@ -34,6 +34,9 @@ BenchReport sample_report() {
   }
   r.rows[1].verified = false;
   r.rows[1].error = std::numeric_limits<double>::infinity();
+  static constexpr const Tutorial* kFrom[] = {&tutorials::kPrimerSharedMemory};
+  r.variants = {{.family = "matmul", .name = "cublas", .reference = true},
+                {.family = "matmul", .name = "naive", .tutorials = kFrom}};
   return r;
 }
 
@@ -66,6 +69,10 @@ TEST(Report, JsonHasTheDocumentedFieldsAndTheDevice) {
   EXPECT_EQ(row["verified"], true);
   EXPECT_TRUE(doc["rows"][1]["error"].is_null());  // an infinite error is not a number in JSON
   EXPECT_EQ(doc["rows"][1]["verified"], false);
+  // The variants' records: which is the reference, which tutorial a step comes from.
+  ASSERT_EQ(doc["variants"].size(), 2U);
+  EXPECT_EQ(doc["variants"][0]["reference"], true);
+  EXPECT_EQ(doc["variants"][1]["tutorials"][0], "Primer (6): Shared Memory");
 }
 
 TEST(Report, CsvHasAHeaderAndOneLinePerRow) {

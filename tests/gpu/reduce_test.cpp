@@ -1,6 +1,7 @@
-// Every reduction variant, float and double, against the compensated CPU sum on sizes around
-// every power-of-two boundary the kernels use, from aligned and misaligned starts; exactness on
-// integer-valued inputs (any lost or doubled element shows); seed 001's 100,000,000 x 1.23.
+// Every reduction variant, float and double, against the compensated CPU sum on sizes around every
+// power-of-two boundary the kernels use, from aligned and misaligned starts; exactness on
+// integer-valued inputs (any lost or doubled element shows); the 100,000,000 x 1.23 of the tutorial
+// “Shared Memory”.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -127,8 +128,8 @@ INSTANTIATE_TEST_SUITE_P(Reduce, ReduceVariant, testing::ValuesIn(variant_types(
                            return std::get<0>(info.param) + "_" + std::get<1>(info.param);
                          });
 
-// Seed 001: 100,000,000 copies of 1.23 in float. The float loop stops at 2^25 = 33554432; every
-// GPU variant must land within 1e-5 of the true sum.
+// The tutorial “Shared Memory”: 100,000,000 copies of 1.23 in float. The float loop stops at 2^25 =
+// 33554432; every GPU variant must land within 1e-5 of the true sum.
 TEST(Reduce, BigEatsSmall) {
   SMEMLAB_REQUIRE_GPU();
   const std::size_t n = 100'000'000;
