@@ -1,8 +1,8 @@
 // 06 — 2D thread tiling: 128x128 block tile, K-step 8, each thread an 8x8 outer product.
 // Changed from 05: a thread loads 8 values of A and 8 of B from shared memory per k and does 64
 // FMAs with them, so shared loads per FMA fall from 9/8 to 1/4, and the 128x128 tile halves
-// global loads per output again (K/64). Should buy: about 1.5x thread_tile_1d (the educational
-// repository's 2D step: 17.0 -> 25.9 TFLOP/s); the price is 64 accumulators per thread.
+// global loads per output again (K/64). Should buy: about 1.5x thread_tile_1d, from the shared
+// loads per FMA; the price is 64 accumulators per thread.
 #include "matmul/gemm_device.cuh"
 #include "matmul/models.hpp"
 #include "matmul/variants.hpp"

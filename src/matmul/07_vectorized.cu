@@ -2,8 +2,8 @@
 // aligned), A is stored transposed in shared memory, and both fragments are read as float4.
 // Changed from 06: per K-step a thread issues 2 global loads instead of 8, and 4 LDS.128
 // instead of 16 scalar shared loads per k (06 reads A down a column: 8 scalar loads). Should
-// buy: fewer instructions between the FFMAs, +15-25% (the educational repository's step:
-// 25.9 -> 31.4 TFLOP/s). Its shared layout still has conflicts; step 08 removes them.
+// buy: fewer instructions between the FFMAs, +15-25%. Its shared layout still has conflicts;
+// step 08 removes them.
 #include "matmul/models.hpp"
 #include "matmul/variants.hpp"
 #include "matmul/vectorized_tile.cuh"
