@@ -211,7 +211,7 @@ std::vector<SummarySection> summary_sections(const BenchReport& report) {
       } else if (r.reference) {
         const auto [value, unit] = summary_throughput(r);
         section->unit = unit;
-        text = fmt::format("{:.3g} ", value);
+        text = value >= 100 ? fmt::format("{:.0f} ", value) : fmt::format("{:.3g} ", value);
       } else {
         text = ratio_text(r.vs_reference) + (i == fastest ? "*" : " ");
       }
@@ -234,7 +234,12 @@ std::string render_summary(const BenchReport& report) {
     const std::string unit = fmt::format("({})", s.unit);
     label_width = std::max(label_width, s.variants.front().size() + 1 + unit.size());
     std::vector<std::size_t> widths;
-    for (const auto& size : s.sizes) widths.push_back(std::max<std::size_t>(size.size() + 1, 7));
+    for (const auto& size : s.sizes) {
+      std::size_t width = std::max<std::size_t>(size.size() + 1, 6);
+      for (const auto& [key, text] : s.cells)
+        if (key.second == size) width = std::max(width, text.size());
+      widths.push_back(width);
+    }
     out += fmt::format("\n{:<{}}", s.title, label_width);
     for (std::size_t c = 0; c < s.sizes.size(); ++c) out += fmt::format("  {:>{}}", s.sizes[c] + " ", widths[c]);
     out += "\n";
