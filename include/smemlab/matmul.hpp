@@ -64,8 +64,13 @@ struct TuningEntry {
 // The table's choice for a shape class on a device (compute capability, SMs); devices the
 // table does not name take the entries of its first device.
 [[nodiscard]] TileChoice choose_tiles(ShapeClass shape, int cc_major, int cc_minor, int sms);
-// The same for these arguments on the current device.
+// The same for these arguments on the current device, with split-K from the shape's waves
+// (split_k_for_waves).
 [[nodiscard]] TileChoice choose_tiles(const GemmArgs& args);
+// Split-K slices for an m x n output of depth k with a configuration's block tile on `sms` SMs:
+// when the output has fewer tiles than half the SMs (under half a wave), K is cut until there
+// are about two blocks per SM, each slice keeping at least 256 of K; otherwise 1.
+[[nodiscard]] int split_k_for_waves(std::string_view config, int m, int n, int k, int sms);
 // The split-K slices a choice launches with at depth k: fewer than asked where K is short.
 [[nodiscard]] int split_k_slices(const TileChoice& choice, int k);
 // Validates the arguments and the choice (UsageError for an unknown configuration), then

@@ -7,6 +7,8 @@
 // 1024^3 (64 tiles of 128x128 for 132 SMs); little at 4096^3.
 #include <algorithm>
 #include <array>
+#include <charconv>
+#include <stdexcept>
 #include <cstdlib>
 
 #include "matmul/tiled_gemm.cuh"
@@ -66,6 +68,8 @@ const NamedConfig& find_config(std::string_view name) {
 // Each slice keeps at least this much of K: shorter slices spend more on the sum than they
 // save.
 constexpr int kMinSliceK = 256;
+// A bound on the workspace (slices x m x n floats) and on the sum's reads.
+constexpr int kMaxSlices = 64;
 
 }  // namespace
 
@@ -131,8 +135,26 @@ DeviceKey current_device_key() {
 
 TileChoice choose_tiles(const GemmArgs& args) {
   const DeviceKey d = current_device_key();
-  return choose_tiles(classify(args.m, args.n, d.sms, detail::rows_are_16b_aligned(args.b, args.ldb)), d.cc_major,
-                      d.cc_minor, d.sms);
+  TileChoice choice = choose_tiles(classify(args.m, args.n, d.sms, detail::rows_are_16b_aligned(args.b, args.ldb)),
+                                   d.cc_major, d.cc_minor, d.sms);
+  choice.slices = std::max(choice.slices, split_k_for_waves(choice.config, args.m, args.n, args.k, d.sms));
+  return choice;
+}
+
+int split_k_for_waves(std::string_view config, int m, int n, int k, int sms) {
+  // The block tile is the name's first two numbers: MxNxK_...
+  int bm = 0;
+  int bn = 0;
+  const char* end = config.data() + config.size();
+  const auto [after_m, em] = std::from_chars(config.data(), end, bm);
+  const auto [after_n, en] = after_m < end ? std::from_chars(after_m + 1, end, bn) : std::from_chars(end, end, bn);
+  if (em != std::errc() || en != std::errc() || bm <= 0 || bn <= 0)
+    throw std::logic_error("a tile configuration's name starts with its block tile: " + std::string(config));
+  const long long tiles = static_cast<long long>((m + bm - 1) / bm) * ((n + bn - 1) / bn);
+  if (2 * tiles > sms) return 1;
+  const long long wanted = (2LL * sms + tiles - 1) / tiles;
+  return static_cast<int>(std::max(1LL, std::min({wanted, static_cast<long long>(kMaxSlices),
+                                                  static_cast<long long>(k / kMinSliceK)})));
 }
 
 int split_k_slices(const TileChoice& choice, int k) { return std::max(1, std::min(choice.slices, k / kMinSliceK)); }
@@ -165,7 +187,8 @@ std::string autotuned_plan(const Shape& s, DType /*float*/) {
     (void)cudaGetLastError();  // no device: not an error for a description
   }
   const ShapeClass shape = classify(m, n, d.sms, n % 4 == 0);  // B dense: 16-byte rows when n % 4 == 0
-  const TileChoice c = choose_tiles(shape, d.cc_major, d.cc_minor, d.sms);
+  TileChoice c = choose_tiles(shape, d.cc_major, d.cc_minor, d.sms);
+  c.slices = std::max(c.slices, split_k_for_waves(c.config, m, n, k, d.sms));
   return "tile configuration " + std::string(c.config) + ", raster group " + std::to_string(c.group) + ", " +
          std::to_string(split_k_slices(c, k)) + " K slice(s): shape class " + std::string(shape_class_name(shape)) +
          " on " + where + " (compute capability " + std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor) +

@@ -86,6 +86,19 @@ TEST(Registry, TheTuningTableNamesCompiledConfigurationsForEveryShapeClass) {
 }
 
 // The table in src/matmul/tuning_table.cpp is the sweep's output, not numbers typed in.
+TEST(Registry, SplitKFillsTheGpuOnlyWhenTheOutputHasTooFewTiles) {
+  using smemlab::matmul::split_k_for_waves;
+  constexpr int kSms = 132;
+  // 256x256 in 64x128 tiles: 8 blocks for 132 SMs; K cut until about two blocks per SM.
+  EXPECT_EQ(split_k_for_waves("64x128x8_s3_w32x64_t8x8", 256, 256, 65536, kSms), 33);
+  EXPECT_EQ(split_k_for_waves("64x128x8_s3_w32x64_t8x8", 128, 128, 131072, kSms), 64);  // the bound
+  EXPECT_EQ(split_k_for_waves("64x128x8_s3_w32x64_t8x8", 256, 256, 256, kSms), 1);      // K too short
+  EXPECT_EQ(split_k_for_waves("64x128x8_s3_w32x64_t8x8", 512, 512, 512, kSms), 2);
+  EXPECT_EQ(split_k_for_waves("64x128x8_s3_w32x64_t8x8", 1024, 1024, 1024, kSms), 1);   // 128 tiles
+  EXPECT_EQ(split_k_for_waves("128x256x8_s3_w32x128_t8x16_zz", 4096, 4096, 4096, kSms), 1);
+  EXPECT_THROW((void)split_k_for_waves("unnamed", 1, 1, 1, kSms), std::logic_error);
+}
+
 TEST(Registry, TheTuningTableIsTheCommittedSweepsChoice) {
   std::ifstream in(std::string(SMEMLAB_DOCS_DATA_DIR) + "/matmul-tuning-h200.json");
   ASSERT_TRUE(in) << "missing matmul-tuning-h200.json";
