@@ -69,7 +69,7 @@ struct TuningEntry {
 [[nodiscard]] TileChoice choose_tiles(const GemmArgs& args);
 // Split-K slices for an m x n output of depth k with a configuration's block tile on `sms` SMs:
 // when the output has fewer tiles than half the SMs (under half a wave), K is cut until there
-// are about two blocks per SM, each slice keeping at least 256 of K; otherwise 1.
+// are about two blocks per SM, each slice keeping at least 1024 of K; otherwise 1.
 [[nodiscard]] int split_k_for_waves(std::string_view config, int m, int n, int k, int sms);
 // The split-K slices a choice launches with at depth k: fewer than asked where K is short.
 [[nodiscard]] int split_k_slices(const TileChoice& choice, int k);

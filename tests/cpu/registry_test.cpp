@@ -93,7 +93,8 @@ TEST(Registry, SplitKFillsTheGpuOnlyWhenTheOutputHasTooFewTiles) {
   EXPECT_EQ(split_k_for_waves("64x128x8_s3_w32x64_t8x8", 256, 256, 65536, kSms), 33);
   EXPECT_EQ(split_k_for_waves("64x128x8_s3_w32x64_t8x8", 128, 128, 131072, kSms), 64);  // the bound
   EXPECT_EQ(split_k_for_waves("64x128x8_s3_w32x64_t8x8", 256, 256, 256, kSms), 1);      // K too short
-  EXPECT_EQ(split_k_for_waves("64x128x8_s3_w32x64_t8x8", 512, 512, 512, kSms), 2);
+  EXPECT_EQ(split_k_for_waves("64x128x8_s3_w32x64_t8x8", 512, 512, 512, kSms), 1);    // slices < 1024 of K
+  EXPECT_EQ(split_k_for_waves("64x128x8_s3_w32x64_t8x8", 100, 132, 3000, kSms), 2);
   EXPECT_EQ(split_k_for_waves("64x128x8_s3_w32x64_t8x8", 1024, 1024, 1024, kSms), 1);   // 128 tiles
   EXPECT_EQ(split_k_for_waves("128x256x8_s3_w32x128_t8x16_zz", 4096, 4096, 4096, kSms), 1);
   EXPECT_THROW((void)split_k_for_waves("unnamed", 1, 1, 1, kSms), std::logic_error);
