@@ -3,7 +3,7 @@
 # shapes of every family, the SASS of the kernels, the benchmark with its plots. What comes back
 # in $OUT (default gpu-out/): logs.tar.gz (build, tests, sanitizer, bench progress, SASS),
 # summary.txt, bench.json and one PNG per family. A short table is printed last.
-#   scripts/gpu-check.sh [bench arguments...]   (default: the bench's defaults)
+#   scripts/gpu-check.sh [bench arguments...]   (default: --full, the whole sweep)
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 OUT=${OUT:-$smemlab_root/gpu-out}
@@ -66,7 +66,9 @@ if command -v cuobjdump >/dev/null; then
 fi
 
 step "benchmark"
-if ! "$smemlab" bench "$@" --format json --output "$OUT/bench.json" 2>"$logs/bench-progress.log"; then
+bench_args=("$@")
+[ $# -gt 0 ] || bench_args=(--full)
+if ! "$smemlab" bench "${bench_args[@]}" --format json --output "$OUT/bench.json" 2>"$logs/bench-progress.log"; then
   status=1
   tail -5 "$logs/bench-progress.log" >&2
 fi
