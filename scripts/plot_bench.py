@@ -110,8 +110,9 @@ def run_type(rows, doc):
 
 
 def summary(doc, rows, markdown):
-    for dtype in ordered(run_type(rows, doc)):
-        typed = [r for r, t in zip(rows, run_type(rows, doc)) if t == dtype]
+    types = run_type(rows, doc)
+    for dtype in ordered(types):
+        typed = [r for r, t in zip(rows, types) if t == dtype]
         summary_one(doc["device"], typed, dtype, markdown)
 
 

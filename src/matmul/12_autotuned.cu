@@ -7,7 +7,6 @@
 // 1024^3 (64 tiles of 128x128 for 132 SMs); little at 4096^3.
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <stdexcept>
 #include <cstdlib>
 
@@ -24,33 +23,40 @@ using detail::TileConfig;
 
 struct NamedConfig {
   std::string_view name;
+  int block_m;  // the block tile of C, for the split-K choice
+  int block_n;
   void (*launch)(const GemmArgs&, const LaunchContext&, int group, int slices);
 };
+
+template <class Cfg>
+constexpr NamedConfig named(std::string_view name) {
+  return {name, Cfg::kBM, Cfg::kBN, launch_config<Cfg>};
+}
 
 // Names: block tile MxNxK, stages, warp tile, thread tile, _zz for the serpentine FMA order,
 // _b1 where the registers are sized for one block per SM instead of two.
 // Template arguments: BM, BN, BK, WM, WN, TM, TN, stages, blocks per SM the registers must
 // allow, serpentine.
 constexpr std::array kConfigs{
-    NamedConfig{"128x128x8_s2_w32x64_t8x8", launch_config<TileConfig<128, 128, 8, 32, 64, 8, 8, 2, 2>>},
-    NamedConfig{"128x128x8_s3_w32x64_t8x8", launch_config<TileConfig<128, 128, 8, 32, 64, 8, 8, 3, 2>>},
-    NamedConfig{"128x128x8_s4_w32x64_t8x8", launch_config<TileConfig<128, 128, 8, 32, 64, 8, 8, 4, 2>>},
-    NamedConfig{"128x256x8_s3_w32x128_t8x16", launch_config<TileConfig<128, 256, 8, 32, 128, 8, 16, 3, 1>>},
-    NamedConfig{"128x256x8_s3_w32x128_t8x16_zz", launch_config<TileConfig<128, 256, 8, 32, 128, 8, 16, 3, 1, true>>},
-    NamedConfig{"128x256x8_s4_w32x128_t8x16_zz", launch_config<TileConfig<128, 256, 8, 32, 128, 8, 16, 4, 1, true>>},
-    NamedConfig{"256x128x8_s3_w64x64_t16x8_zz", launch_config<TileConfig<256, 128, 8, 64, 64, 16, 8, 3, 1, true>>},
-    NamedConfig{"64x128x8_s3_w32x64_t8x8_zz", launch_config<TileConfig<64, 128, 8, 32, 64, 8, 8, 3, 3, true>>},
-    NamedConfig{"128x64x8_s3_w32x64_t8x8_zz", launch_config<TileConfig<128, 64, 8, 32, 64, 8, 8, 3, 2, true>>},
-    NamedConfig{"128x128x8_s3_w32x64_t8x8_zz_b1", launch_config<TileConfig<128, 128, 8, 32, 64, 8, 8, 3, 1, true>>},
-    NamedConfig{"128x128x8_s4_w32x64_t8x8_zz_b1", launch_config<TileConfig<128, 128, 8, 32, 64, 8, 8, 4, 1, true>>},
-    NamedConfig{"64x128x8_s4_w32x64_t8x8_zz", launch_config<TileConfig<64, 128, 8, 32, 64, 8, 8, 4, 3, true>>},
-    NamedConfig{"128x128x8_s3_w32x64_t8x8_zz", launch_config<TileConfig<128, 128, 8, 32, 64, 8, 8, 3, 2, true>>},
-    NamedConfig{"128x256x8_s4_w32x128_t8x16", launch_config<TileConfig<128, 256, 8, 32, 128, 8, 16, 4, 1>>},
-    NamedConfig{"128x256x8_s3_w32x64_t8x8", launch_config<TileConfig<128, 256, 8, 32, 64, 8, 8, 3, 1>>},
-    NamedConfig{"256x128x8_s3_w64x64_t16x8", launch_config<TileConfig<256, 128, 8, 64, 64, 16, 8, 3, 1>>},
-    NamedConfig{"128x64x8_s3_w32x64_t8x8", launch_config<TileConfig<128, 64, 8, 32, 64, 8, 8, 3, 2>>},
-    NamedConfig{"64x128x8_s3_w32x64_t8x8", launch_config<TileConfig<64, 128, 8, 32, 64, 8, 8, 3, 3>>},
-    NamedConfig{"64x64x8_s4_w32x32_t8x4", launch_config<TileConfig<64, 64, 8, 32, 32, 8, 4, 4, 4>>},
+    named<TileConfig<128, 128, 8, 32, 64, 8, 8, 2, 2>>("128x128x8_s2_w32x64_t8x8"),
+    named<TileConfig<128, 128, 8, 32, 64, 8, 8, 3, 2>>("128x128x8_s3_w32x64_t8x8"),
+    named<TileConfig<128, 128, 8, 32, 64, 8, 8, 4, 2>>("128x128x8_s4_w32x64_t8x8"),
+    named<TileConfig<128, 256, 8, 32, 128, 8, 16, 3, 1>>("128x256x8_s3_w32x128_t8x16"),
+    named<TileConfig<128, 256, 8, 32, 128, 8, 16, 3, 1, true>>("128x256x8_s3_w32x128_t8x16_zz"),
+    named<TileConfig<128, 256, 8, 32, 128, 8, 16, 4, 1, true>>("128x256x8_s4_w32x128_t8x16_zz"),
+    named<TileConfig<256, 128, 8, 64, 64, 16, 8, 3, 1, true>>("256x128x8_s3_w64x64_t16x8_zz"),
+    named<TileConfig<64, 128, 8, 32, 64, 8, 8, 3, 3, true>>("64x128x8_s3_w32x64_t8x8_zz"),
+    named<TileConfig<128, 64, 8, 32, 64, 8, 8, 3, 2, true>>("128x64x8_s3_w32x64_t8x8_zz"),
+    named<TileConfig<128, 128, 8, 32, 64, 8, 8, 3, 1, true>>("128x128x8_s3_w32x64_t8x8_zz_b1"),
+    named<TileConfig<128, 128, 8, 32, 64, 8, 8, 4, 1, true>>("128x128x8_s4_w32x64_t8x8_zz_b1"),
+    named<TileConfig<64, 128, 8, 32, 64, 8, 8, 4, 3, true>>("64x128x8_s4_w32x64_t8x8_zz"),
+    named<TileConfig<128, 128, 8, 32, 64, 8, 8, 3, 2, true>>("128x128x8_s3_w32x64_t8x8_zz"),
+    named<TileConfig<128, 256, 8, 32, 128, 8, 16, 4, 1>>("128x256x8_s4_w32x128_t8x16"),
+    named<TileConfig<128, 256, 8, 32, 64, 8, 8, 3, 1>>("128x256x8_s3_w32x64_t8x8"),
+    named<TileConfig<256, 128, 8, 64, 64, 16, 8, 3, 1>>("256x128x8_s3_w64x64_t16x8"),
+    named<TileConfig<128, 64, 8, 32, 64, 8, 8, 3, 2>>("128x64x8_s3_w32x64_t8x8"),
+    named<TileConfig<64, 128, 8, 32, 64, 8, 8, 3, 3>>("64x128x8_s3_w32x64_t8x8"),
+    named<TileConfig<64, 64, 8, 32, 32, 8, 4, 4, 4>>("64x64x8_s4_w32x32_t8x4"),
 };
 
 constexpr std::array kConfigNames = [] {
@@ -145,15 +151,8 @@ TileChoice choose_tiles(const GemmArgs& args) {
 }
 
 int split_k_for_waves(std::string_view config, int m, int n, int k, int sms) {
-  // The block tile is the name's first two numbers: MxNxK_...
-  int bm = 0;
-  int bn = 0;
-  const char* end = config.data() + config.size();
-  const auto [after_m, em] = std::from_chars(config.data(), end, bm);
-  const auto [after_n, en] = after_m < end ? std::from_chars(after_m + 1, end, bn) : std::from_chars(end, end, bn);
-  if (em != std::errc() || en != std::errc() || bm <= 0 || bn <= 0)
-    throw std::logic_error("a tile configuration's name starts with its block tile: " + std::string(config));
-  const long long tiles = static_cast<long long>((m + bm - 1) / bm) * ((n + bn - 1) / bn);
+  const NamedConfig& c = find_config(config);
+  const long long tiles = static_cast<long long>((m + c.block_m - 1) / c.block_m) * ((n + c.block_n - 1) / c.block_n);
   if (2 * tiles > sms) return 1;
   const long long wanted = (2LL * sms + tiles - 1) / tiles;
   return static_cast<int>(std::max(1LL, std::min({wanted, static_cast<long long>(kMaxSlices),

@@ -97,7 +97,7 @@ TEST(Registry, SplitKFillsTheGpuOnlyWhenTheOutputHasTooFewTiles) {
   EXPECT_EQ(split_k_for_waves("64x128x8_s3_w32x64_t8x8", 100, 132, 3000, kSms), 2);
   EXPECT_EQ(split_k_for_waves("64x128x8_s3_w32x64_t8x8", 1024, 1024, 1024, kSms), 1);   // 128 tiles
   EXPECT_EQ(split_k_for_waves("128x256x8_s3_w32x128_t8x16_zz", 4096, 4096, 4096, kSms), 1);
-  EXPECT_THROW((void)split_k_for_waves("unnamed", 1, 1, 1, kSms), std::logic_error);
+  EXPECT_THROW((void)split_k_for_waves("unnamed", 1, 1, 1, kSms), smemlab::UsageError);
 }
 
 TEST(Registry, TheTuningTableIsTheCommittedSweepsChoice) {
