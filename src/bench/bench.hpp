@@ -40,7 +40,7 @@ struct TimingStats {
 struct BenchRow {
   std::string family;
   std::string variant;
-  std::string dtype;  // element type (float, double), or the access width of the bank family
+  std::string dtype;  // element type (dtype_name), or the access width of the bank family
   std::string size;
   TimingStats time;
   double throughput = 0.0;  // in the family's unit (GFLOP/s, GB/s)
@@ -103,6 +103,8 @@ struct Rate {
 
   // Compute-bound: GFLOP/s against the FP32 peak.
   [[nodiscard]] static Rate flops(double flops, const DeviceInfo& device);
+  // Tensor-core products: GFLOP/s against the dense tensor peak for the input type.
+  [[nodiscard]] static Rate tensor_flops(double flops, const DeviceInfo& device, DType input);
   // Memory-bound: GB/s of bytes read and written against the DRAM peak.
   [[nodiscard]] static Rate bytes(double bytes, const DeviceInfo& device);
 };

@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <string>
 
+#include "smemlab/dtype.hpp"
+
 namespace smemlab {
 
 struct DeviceInfo {
@@ -30,5 +32,8 @@ struct DeviceInfo {
 [[nodiscard]] DeviceInfo query_device(int ordinal);
 // FP32 FMA lanes per SM for a compute capability; 0 when unknown.
 [[nodiscard]] int fp32_lanes_per_sm(int cc_major, int cc_minor);
+// Tensor-core flops per SM per clock for inputs of this type (bf16, half, tf32) with FP32
+// accumulation, dense; 0 when unknown.
+[[nodiscard]] int tensor_flops_per_sm_clock(int cc_major, int cc_minor, DType input);
 
 }  // namespace smemlab

@@ -1,5 +1,7 @@
 #pragma once
 // Device-side helpers the benchmark and tests share: random fills and an L2 flush.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -15,6 +17,10 @@ void fill_uniform(float* data, std::size_t count, std::uint64_t seed, float lo, 
                   cudaStream_t stream);
 void fill_uniform(double* data, std::size_t count, std::uint64_t seed, double lo, double hi,
                   cudaStream_t stream);
+// The same rounded to bf16 or half (round to nearest): the tensor-core inputs.
+void fill_uniform(__nv_bfloat16* data, std::size_t count, std::uint64_t seed, float lo, float hi,
+                  cudaStream_t stream);
+void fill_uniform(__half* data, std::size_t count, std::uint64_t seed, float lo, float hi, cudaStream_t stream);
 
 // Every element set to `value` (cudaMemset only sets bytes).
 void fill_value(float* data, std::size_t count, float value, cudaStream_t stream);

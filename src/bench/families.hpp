@@ -8,6 +8,8 @@ const BenchFamily& matmul_family();
 // The tuning sweep of the autotuned matmul: every compiled tile configuration x raster group
 // x split-K slices, as the autotuned variant could launch them. Not part of a default run.
 const BenchFamily& matmul_tiles_family();
+// Tensor-core GEMM (bf16, half, tf32 inputs; float C) against cuBLAS GemmEx.
+const BenchFamily& tensor_matmul_family();
 const BenchFamily& reduction_family();
 const BenchFamily& transpose_family();
 const BenchFamily& banks_family();

@@ -19,18 +19,18 @@ unsigned fill_blocks(std::size_t count, int threads) {
   return static_cast<unsigned>(std::min<std::size_t>((count + threads - 1) / threads, 65536));
 }
 
-template <class T>
-__global__ void fill_uniform_kernel(T* data, std::size_t count, std::uint64_t seed, T lo, T hi) {
+template <class T, class Bound>
+__global__ void fill_uniform_kernel(T* data, std::size_t count, std::uint64_t seed, Bound lo, Bound hi) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
        i += stride) {
     const double unit = static_cast<double>(mix(seed * 0x100000001B3ULL ^ i) >> 11) * 0x1.0p-53;
-    data[i] = static_cast<T>(lo + (hi - lo) * unit);
+    data[i] = static_cast<T>(static_cast<Bound>(lo + (hi - lo) * unit));
   }
 }
 
-template <class T>
-void launch_fill(T* data, std::size_t count, std::uint64_t seed, T lo, T hi, cudaStream_t stream) {
+template <class T, class Bound>
+void launch_fill(T* data, std::size_t count, std::uint64_t seed, Bound lo, Bound hi, cudaStream_t stream) {
   if (count == 0) return;
   fill_uniform_kernel<<<fill_blocks(count, 256), 256, 0, stream>>>(data, count, seed, lo, hi);
   SMEMLAB_LAUNCH_CHECK();
@@ -68,6 +68,15 @@ void fill_uniform(float* data, std::size_t count, std::uint64_t seed, float lo, 
 
 void fill_uniform(double* data, std::size_t count, std::uint64_t seed, double lo, double hi,
                   cudaStream_t stream) {
+  launch_fill(data, count, seed, lo, hi, stream);
+}
+
+void fill_uniform(__nv_bfloat16* data, std::size_t count, std::uint64_t seed, float lo, float hi,
+                  cudaStream_t stream) {
+  launch_fill(data, count, seed, lo, hi, stream);
+}
+
+void fill_uniform(__half* data, std::size_t count, std::uint64_t seed, float lo, float hi, cudaStream_t stream) {
   launch_fill(data, count, seed, lo, hi, stream);
 }
 

@@ -57,6 +57,11 @@ Rate Rate::flops(double flops, const DeviceInfo& device) {
   return {flops * 1e-9, "GFLOP/s", device.fp32_peak_gflops};
 }
 
+Rate Rate::tensor_flops(double flops, const DeviceInfo& device, DType input) {
+  const double per_sm_clock = tensor_flops_per_sm_clock(device.cc_major, device.cc_minor, input);
+  return {flops * 1e-9, "GFLOP/s", per_sm_clock * device.sms * device.sm_clock_khz * 1e-6};
+}
+
 Rate Rate::bytes(double bytes, const DeviceInfo& device) {
   return {bytes * 1e-9, "GB/s", device.dram_peak_gbs};
 }
@@ -203,7 +208,7 @@ BenchPlan plan_bench(const BenchRequest& request) {
   std::vector<DType> requested_types;
   for (const auto& t : request.dtypes) {
     const auto type = parse_dtype(t);
-    if (!type) throw UsageError(fmt::format("unknown type '{}' (float, double)", t));
+    if (!type) throw UsageError(fmt::format("unknown type '{}' ({})", t, kDTypeNames));
     requested_types.push_back(*type);
   }
   const bool families_named = !request.families.empty() || !request.variants.empty();

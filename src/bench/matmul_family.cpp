@@ -8,6 +8,7 @@
 
 #include "bench/device_memory.hpp"
 #include "bench/families.hpp"
+#include "bench/gemm_check.hpp"
 #include "bench/verify.hpp"
 #include "smemlab/cublas.hpp"
 #include "smemlab/device_buffer.hpp"
@@ -16,46 +17,6 @@
 
 namespace smemlab {
 namespace {
-
-// Above this many multiply-adds the CPU computes only kSampledRows rows of the reference
-// (2^30 is 1024^3: about a second on a few cores).
-constexpr double kFullCpuReferenceLimit = 1U << 30;
-constexpr int kSampledRows = 16;
-
-struct Dims {
-  int m, n, k;
-};
-
-Dims dims_of(const Shape& s) {
-  return {static_cast<int>(s.dims[0]), static_cast<int>(s.dims[1]), static_cast<int>(s.dims[2])};
-}
-
-std::string size_label(const Dims& d) {
-  if (d.m == d.n && d.n == d.k) return std::to_string(d.m);
-  return fmt::format("{}x{}x{}", d.m, d.n, d.k);
-}
-
-// Rows of C the CPU reference covers: all of them when cheap, else evenly spaced samples that
-// include the first and the last row (edge tiles are where indexing goes wrong).
-std::vector<int> reference_rows(const Dims& d) {
-  std::vector<int> rows;
-  const double work = static_cast<double>(d.m) * d.n * d.k;
-  const int count = work <= kFullCpuReferenceLimit ? d.m : std::min(d.m, kSampledRows);
-  for (int i = 0; i < count; ++i)
-    rows.push_back(count == 1 ? 0 : static_cast<int>(static_cast<long long>(i) * (d.m - 1) / (count - 1)));
-  return rows;
-}
-
-std::vector<float> gather_rows(const std::vector<float>& matrix, int cols,
-                               const std::vector<int>& rows) {
-  std::vector<float> out;
-  out.reserve(rows.size() * static_cast<std::size_t>(cols));
-  for (int r : rows) {
-    const auto first = matrix.begin() + static_cast<std::ptrdiff_t>(r) * cols;
-    out.insert(out.end(), first, first + cols);
-  }
-  return out;
-}
 
 using GemmLaunch = std::function<void(const matmul::GemmArgs&, const LaunchContext&)>;
 
@@ -69,11 +30,11 @@ struct GemmCandidate {
 std::vector<BenchRow> run_gemm_candidates(std::string_view family, const Shape& shape,
                                           std::span<const GemmCandidate> gemms,
                                           const BenchContext& ctx) {
-  const Dims d = dims_of(shape);
+  const GemmDims d = gemm_dims(shape);
   const auto mk = static_cast<std::size_t>(d.m) * d.k;
   const auto kn = static_cast<std::size_t>(d.k) * d.n;
   const auto mn = static_cast<std::size_t>(d.m) * d.n;
-  ctx.progress(fmt::format("{} {}: inputs and reference", family, size_label(d)), false);
+  ctx.progress(fmt::format("{} {}: inputs and reference", family, gemm_size_label(d)), false);
 
   DeviceBuffer<float> a(mk);
   DeviceBuffer<float> b(kn);
@@ -90,57 +51,13 @@ std::vector<BenchRow> run_gemm_candidates(std::string_view family, const Shape& 
   const LaunchContext launch_ctx{ctx.stream, cublas.get()};
   const matmul::GemmArgs args{d.m, d.n, d.k, 1.0F, a.data(), d.k, b.data(), d.n, 0.0F, c.data(), d.n};
 
-  const std::vector<int> rows = reference_rows(d);
-  const bool full_cpu = static_cast<int>(rows.size()) == d.m;
-  const std::vector<float> a_rows = full_cpu ? std::vector<float>{} : gather_rows(a_host, d.k, rows);
-  std::vector<double> cpu_ref(rows.size() * static_cast<std::size_t>(d.n));
-  matmul::reference_gemm(static_cast<int>(rows.size()), d.n, d.k, 1.0, full_cpu ? a_host.data() : a_rows.data(),
-                         d.k, b_host.data(), d.n, 0.0, nullptr, d.n, cpu_ref.data(), d.n);
-  const double tol = matmul::relative_tolerance(d.k);
-
-  std::vector<float> c_host(mn);
-  const auto run_checked = [&](const GemmLaunch& launch) {
-    c.poison(ctx.stream);
-    launch(args, launch_ctx);
-    SMEMLAB_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
-    c.download(c_host, ctx.stream);
-  };
-  const auto against_cpu = [&]() {
-    if (full_cpu) return compare_matrix<float>(d.m, d.n, c_host.data(), d.n, cpu_ref.data(), d.n);
-    const std::vector<float> sampled = gather_rows(c_host, d.n, rows);
-    return compare_matrix<float>(rows.size(), d.n, sampled.data(), d.n, cpu_ref.data(), d.n);
-  };
-  const auto verdict = [&](const ErrorStats& err, std::string against) {
-    return Check{err.within(tol), err.relative, err.max_element, std::move(against)};
-  };
-
-  // The reference is checked against the CPU on all rows, or on the sampled rows. Every
-  // variant is checked on all of C: against the CPU when it has all rows, else against cuBLAS
-  // (itself just checked against the CPU's sampled rows).
   const matmul::GemmVariant& reference = matmul::find("cublas");
-  std::vector<double> cublas_c;
-  std::vector<Candidate> candidates;
-  candidates.push_back({.name = std::string(reference.info.name),
-                        .check = [&] {
-                          run_checked([&](const matmul::GemmArgs& g, const LaunchContext& lc) {
-                            matmul::gemm(reference, g, lc);
-                          });
-                          if (!full_cpu) cublas_c.assign(c_host.begin(), c_host.end());
-                          return verdict(against_cpu(), full_cpu ? "cpu-fp64" : "cpu-fp64-sampled-rows");
-                        },
-                        .launch = [&] { matmul::gemm(reference, args, launch_ctx); }});
-  for (const GemmCandidate& g : gemms) {
-    candidates.push_back(
-        {.name = g.name,
-         .check = [&] {
-           run_checked(g.launch);
-           if (full_cpu) return verdict(against_cpu(), "cpu-fp64");
-           return verdict(compare_matrix<float>(d.m, d.n, c_host.data(), d.n, cublas_c.data(), d.n), "cublas");
-         },
-         .launch = [&] { g.launch(args, launch_ctx); }});
-  }
-  const Workload work{.size = size_label(d), .rate = Rate::flops(2.0 * d.m * d.n * d.k, ctx.device)};
-  return measure(family, DType::f32, work, candidates, ctx);
+  std::vector<GemmRun> runs;
+  runs.push_back({std::string(reference.info.name), [&] { matmul::gemm(reference, args, launch_ctx); }});
+  for (const GemmCandidate& g : gemms) runs.push_back({g.name, [&] { g.launch(args, launch_ctx); }});
+  const Workload work{.size = gemm_size_label(d), .rate = Rate::flops(2.0 * d.m * d.n * d.k, ctx.device)};
+  return measure_gemms(family, DType::f32, work, GemmReference(d.m, d.n, d.k, a_host, b_host),
+                       matmul::relative_tolerance(d.k), c, runs, ctx);
 }
 
 // A (MxK), B (KxN) and C (MxN) in float.

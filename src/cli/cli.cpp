@@ -49,7 +49,7 @@ struct BanksOptions {
 struct ExplainOptions {
   std::string variant;
   std::string size;
-  std::string type = "float";
+  std::string type;  // empty: the variant's first type
   std::string arch;
   std::string format = "table";
   bool measure = false;
@@ -107,7 +107,7 @@ std::vector<std::string> expressions_as_options(int argc, const char* const* arg
 
 DType parse_type(const std::string& name) {
   const auto type = parse_dtype(name);
-  if (!type) throw UsageError(fmt::format("unknown type '{}' (float, double)", name));
+  if (!type) throw UsageError(fmt::format("unknown type '{}' ({})", name, kDTypeNames));
   return *type;
 }
 
@@ -197,6 +197,8 @@ int cmd_sum(const Options& opt, std::ostream& out) {
   }();
   if (!std::isfinite(opt.sum.value)) throw UsageError("--value must be a finite number");
   const DType type = parse_type(opt.sum.type);
+  if (type != DType::f32 && type != DType::f64)
+    throw UsageError(fmt::format("--type {}: sum adds float or double", opt.sum.type));
   out << sum_of_copies(opt.sum.value, count, type, require_device(opt.device));
   return 0;
 }
@@ -249,7 +251,7 @@ const explain::ArchLimits& explain_arch(const Options& opt) {
 int cmd_explain(const Options& opt, std::ostream& out) {
   const ExplainOptions& e = opt.explain;
   const VariantInfo variant = find_registered(e.variant);
-  const DType type = parse_type(e.type);
+  const DType type = e.type.empty() ? variant.dtypes.front() : parse_type(e.type);
   if (!variant.runs(type))
     throw UsageError(fmt::format("{} does not run type {}", variant.id(), dtype_name(type)));
   require_format(e.format, {"table", "json"});
@@ -288,7 +290,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   bench->add_option("--family", opt.bench.families, "Families to run (comma-separated)")->expected(1);
   bench->add_option("--variant", opt.bench.variants, "Variants: name or family/name (comma-separated)")->expected(1);
   bench->add_option("--size", opt.bench.sizes, "Sizes: N, RxC or MxNxK (comma-separated)")->expected(1);
-  bench->add_option("--type", opt.bench.dtypes, "Element types: float, double (default: each family's first)")->expected(1);
+  bench->add_option("--type", opt.bench.dtypes, "Element types: float, double, bf16, half, tf32 (default: each family's first)")->expected(1);
   bench->add_option("--reps", opt.bench.options.reps, "Timed runs (median reported)")->capture_default_str();
   bench->add_option("--warmup", opt.bench.options.warmup, "Untimed runs first")->capture_default_str();
   bench->add_flag("--full", opt.bench.full, "Each family's whole sweep of sizes instead of the first look");
@@ -321,7 +323,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
       app.add_subcommand("explain", "What a variant does to shared and global memory, predicted (CPU only)");
   explain_cmd->add_option("variant", opt.explain.variant, "family/variant (see 'smemlab list')")->required();
   explain_cmd->add_option("--size", opt.explain.size, "Problem size (default: the family's middle size)");
-  explain_cmd->add_option("--type", opt.explain.type, "float or double")->capture_default_str();
+  explain_cmd->add_option("--type", opt.explain.type, "Element type (default: the variant's first: float, or bf16 for tensor-matmul)");
   explain_cmd->add_option("--arch", opt.explain.arch,
                           "Compute capability whose occupancy limits apply (default: the GPU's, or 9.0)");
   explain_cmd->add_option("--format", opt.explain.format, "table or json")->capture_default_str();

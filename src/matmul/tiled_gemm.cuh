@@ -19,6 +19,8 @@
 //   kernel sums the slices and applies beta.
 #include <cstddef>
 
+#include "core/cp_async.cuh"
+#include "core/raster.cuh"
 #include "matmul/gemm_device.cuh"
 #include "smemlab/launch.hpp"
 #include "smemlab/error.hpp"
@@ -63,24 +65,10 @@ struct Schedule {
   float* workspace = nullptr;  // slices x m x n partial products, or null
 };
 
-__device__ __forceinline__ void cp_async4(float* dst, const float* src, bool valid) {
-  const auto s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s), "l"(src),
-               "r"(valid ? 4 : 0));
-}
-
-__device__ __forceinline__ void cp_async16(float* dst, const float* src, int src_bytes) {
-  const auto s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(src),
-               "r"(src_bytes));
-}
-
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-
-template <int Pending>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending));
-}
+using smemlab::detail::cp_async16;
+using smemlab::detail::cp_async4;
+using smemlab::detail::cp_async_commit;
+using smemlab::detail::cp_async_wait;
 
 // Copies the K-step starting at k0 into one stage. CheckMN: the block reaches past C's edge;
 // CheckK: the step reaches past k_end. Unchecked copies compute no predicates at all.
@@ -256,28 +244,10 @@ __device__ __forceinline__ int fragment_col() {
   return warp % (Cfg::kBN / Cfg::kWN) * Cfg::kWN + lane_col<Cfg>(lane) * 4;
 }
 
-struct TileOrigin {
-  int row0, col0;
-  bool edge;
-};
+using smemlab::detail::TileOrigin;
 
 __device__ __forceinline__ TileOrigin tile_origin(const GemmArgs& g, int bm, int bn, int group) {
-  const int tiles_m = (g.m + bm - 1) / bm;
-  const int tiles_n = (g.n + bn - 1) / bn;
-  const int b = static_cast<int>(blockIdx.x);
-  int tm = b / tiles_n;
-  int tn = b % tiles_n;
-  if (group > 0) {
-    const int per_group = group * tiles_n;
-    const int first = b / per_group * group;
-    const int rows = min(group, tiles_m - first);
-    const int local = b % per_group;
-    tm = first + local % rows;
-    tn = local / rows;
-  }
-  const int row0 = tm * bm;
-  const int col0 = tn * bn;
-  return {row0, col0, row0 + bm > g.m || col0 + bn > g.n};
+  return smemlab::detail::rastered_tile(g.m, g.n, bm, bn, group);
 }
 
 // Stages = 1, and the pipeline of configurations held to 128 registers: one barrier per step

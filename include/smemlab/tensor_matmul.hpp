@@ -1,0 +1,71 @@
+#pragma once
+// Matrix multiplication on the tensor cores: C = alpha * A * B + beta * C with A (M x K) and
+// B (K x N) in bf16, half or tf32 (float data multiplied in TensorFloat-32), C in float,
+// products summed in float. Row-major with leading dimensions, any M, N, K >= 1, any
+// alignment, as the matmul family.
+#include <cstddef>
+#include <span>
+#include <string_view>
+
+#include "smemlab/dtype.hpp"
+#include "smemlab/launch.hpp"
+#include "smemlab/variant.hpp"
+
+namespace smemlab::tensor_matmul {
+
+struct GemmArgs {
+  DType input = DType::bf16;  // bf16 or f16: A and B hold 2-byte elements; tf32: floats
+  int m = 0;                  // rows of A and C
+  int n = 0;                  // columns of B and C
+  int k = 0;                  // columns of A, rows of B
+  float alpha = 1.0F;
+  const void* a = nullptr;
+  int lda = 0;  // >= k, in elements
+  const void* b = nullptr;
+  int ldb = 0;  // >= n
+  float beta = 0.0F;  // 0: C is written without being read, as in BLAS
+  float* c = nullptr;
+  int ldc = 0;  // >= n
+  // Scratch for variants that copy unaligned operands into aligned buffers first, at least
+  // workspace_bytes(args) bytes; when null they allocate it on the stream for the call.
+  void* workspace = nullptr;
+  std::size_t workspace_size = 0;
+};
+
+// Throws std::invalid_argument naming the first violated condition.
+void validate(const GemmArgs& args);
+
+using Launch = void (*)(const GemmArgs&, const LaunchContext&);
+using TensorVariant = Variant<Launch>;
+
+// Registered variants in teaching order; the reference ("cublas") first.
+[[nodiscard]] std::span<const TensorVariant> variants();
+// Throws UsageError for an unknown name.
+[[nodiscard]] const TensorVariant& find(std::string_view name);
+// Whether the current device has the tensor-core instructions these variants use (mma.sync
+// with bf16, cp.async: compute capability 8.0 or later).
+[[nodiscard]] bool device_supported();
+
+// Validates the arguments, then launches the variant asynchronously on ctx.stream.
+void gemm(const TensorVariant& variant, const GemmArgs& args, const LaunchContext& ctx);
+
+// Rows of A and B can be copied 16 bytes at a time: aligned bases, and leading dimensions
+// that keep every row aligned.
+[[nodiscard]] bool operands_16b_aligned(const GemmArgs& args);
+// Scratch the autotuned variant needs for these arguments: 0 when the operands are aligned,
+// else room for aligned copies of A and B.
+[[nodiscard]] std::size_t workspace_bytes(const GemmArgs& args);
+
+// The autotuned variant's choice for a shape on the current device: a tile configuration by
+// name and the raster group; `explain` and the tests read it.
+struct TileChoice {
+  std::string_view config;
+  int group = 0;  // raster group in block-rows; 0: row-major block order
+};
+[[nodiscard]] TileChoice choose_tiles(int m, int n, int k, int sms);
+
+// Largest accepted ||C - C_ref||_F / ||C_ref||_F against an FP64 product of the same inputs,
+// for inputs of this type and a product of depth k; the definition explains the error model.
+[[nodiscard]] double relative_tolerance(DType input, int k);
+
+}  // namespace smemlab::tensor_matmul

@@ -1,0 +1,198 @@
+// 06 — the autotuned choice. The tile configuration comes from the shape's waves (below), and
+// operands whose rows are not 16-byte aligned (K or N not a multiple of 8 bf16/half or 4
+// tf32, or an unaligned pointer) are first copied into aligned buffers, so that every shape
+// runs the cp.async kernel. Changed from 05: small products get small tiles (enough blocks to
+// fill the SMs), and 4095^3 or 4097^3 pay one memory-bound copy, ~35 us at 4097^3, instead
+// of element-by-element copies inside the kernel. Should buy: 05's throughput on unaligned
+// shapes (cuBLAS falls to a fifth of its aligned speed there) and 2x or more on small ones.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <stdexcept>
+
+#include "tensor_matmul/mma_gemm.cuh"
+#include "tensor_matmul/models.hpp"
+#include "tensor_matmul/variants.hpp"
+
+namespace smemlab::tensor_matmul {
+namespace detail {
+namespace {
+
+using LargeConfig = MmaConfig<128, 256, 64, 64, 4, Layout::swizzled, true>;   // 05's
+using MediumConfig = MmaConfig<128, 128, 64, 32, 3, Layout::swizzled, true>;  // 04's
+using SmallConfig = MmaConfig<64, 64, 32, 32, 4, Layout::swizzled, true>;
+constexpr int kRasterGroup = 8;
+
+// A configuration as the choice sees it. Blocks per SM: from each configuration's shared
+// memory (192, 96 and 64 KiB of 227) and threads. Relative rate: the throughput of a full GPU
+// of its blocks, measured at 8192^3 in bf16 against the large tiles (docs/perf/tensor-matmul.md).
+struct TileOption {
+  std::string_view name;
+  int bm, bn;
+  int blocks_per_sm;
+  double relative_rate;
+  void (*launch)(const GemmArgs&, cudaStream_t, int);
+  models::TileShape shape;
+};
+
+const std::array<TileOption, 3>& tile_options() {
+  static const std::array<TileOption, 3> options{{
+      {"128x256", 128, 256, 1, 1.00, launch_mma<LargeConfig>, model_config<LargeConfig>()},
+      {"128x128", 128, 128, 2, 0.85, launch_mma<MediumConfig>, model_config<MediumConfig>()},
+      {"64x64", 64, 64, 3, 0.60, launch_mma<SmallConfig>, model_config<SmallConfig>()},
+  }};
+  return options;
+}
+
+// The time of a configuration, up to a constant: waves of blocks, each wave as long as one
+// SM's share of its blocks' work at the configuration's rate. A partial last wave costs a
+// whole one.
+double modelled_time(const TileOption& o, int m, int n, int sms) {
+  const double tiles = std::ceil(static_cast<double>(m) / o.bm) * std::ceil(static_cast<double>(n) / o.bn);
+  const double waves = std::ceil(tiles / (static_cast<double>(sms) * o.blocks_per_sm));
+  return waves * o.blocks_per_sm * o.bm * o.bn / o.relative_rate;
+}
+
+const TileOption& option_named(std::string_view name) {
+  for (const auto& o : tile_options())
+    if (o.name == name) return o;
+  throw std::logic_error("unknown tensor-core tile configuration");
+}
+
+std::size_t round_up(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
+
+// Where an operand's aligned copy lives and its leading dimension; `bytes` 0 when the
+// operand is aligned and used in place.
+struct Repack {
+  int ld = 0;
+  std::size_t bytes = 0;
+};
+
+Repack repack_of(const void* p, int rows, int cols, int ld, DType type) {
+  const auto chunk = static_cast<int>(16 / dtype_bytes(type));
+  if (reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % chunk == 0) return {ld, 0};
+  const int aligned_ld = static_cast<int>(round_up(static_cast<std::size_t>(cols), static_cast<std::size_t>(chunk)));
+  return {aligned_ld, round_up(static_cast<std::size_t>(rows) * aligned_ld * dtype_bytes(type), 256)};
+}
+
+template <class T>
+__global__ void copy_rows_kernel(const T* src, int ld_src, T* dst, int ld_dst, int rows, int cols) {
+  for (int r = static_cast<int>(blockIdx.x); r < rows; r += static_cast<int>(gridDim.x))
+    for (int c = static_cast<int>(threadIdx.x); c < cols; c += static_cast<int>(blockDim.x))
+      dst[static_cast<std::size_t>(r) * ld_dst + c] = src[static_cast<std::size_t>(r) * ld_src + c];
+}
+
+void copy_rows(const void* src, int ld_src, void* dst, int ld_dst, int rows, int cols, DType type,
+               cudaStream_t stream) {
+  const auto blocks = static_cast<unsigned>(std::min(rows, 8192));
+  if (dtype_bytes(type) == 2) {
+    copy_rows_kernel<<<blocks, 256, 0, stream>>>(static_cast<const std::uint16_t*>(src), ld_src,
+                                                 static_cast<std::uint16_t*>(dst), ld_dst, rows, cols);
+  } else {
+    copy_rows_kernel<<<blocks, 256, 0, stream>>>(static_cast<const std::uint32_t*>(src), ld_src,
+                                                 static_cast<std::uint32_t*>(dst), ld_dst, rows, cols);
+  }
+  SMEMLAB_LAUNCH_CHECK();
+}
+
+int current_sms() {
+  static const int sms = [] {
+    int device = 0;
+    int count = 0;
+    SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
+    SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+    return count;
+  }();
+  return sms;
+}
+
+// explain's SMs: the GPU at hand's, else those of the H200 the rates were measured on.
+constexpr int kMeasuredSms = 132;
+struct PlanDevice {
+  int sms;
+  const char* where;
+};
+PlanDevice plan_device() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0) return {current_sms(), "this GPU"};
+  (void)cudaGetLastError();  // no device: not an error for a description
+  return {kMeasuredSms, "the measured H200"};
+}
+
+void launch_autotuned(const GemmArgs& args, const LaunchContext& ctx) {
+  const TileChoice choice = choose_tiles(args.m, args.n, args.k, current_sms());
+  const Repack a = repack_of(args.a, args.m, args.k, args.lda, args.input);
+  const Repack b = repack_of(args.b, args.k, args.n, args.ldb, args.input);
+  GemmArgs g = args;
+  char* scratch = static_cast<char*>(args.workspace);
+  const bool owned = a.bytes + b.bytes > 0 && scratch == nullptr;
+  if (owned) SMEMLAB_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&scratch), a.bytes + b.bytes, ctx.stream));
+  if (a.bytes > 0) {
+    copy_rows(args.a, args.lda, scratch, a.ld, args.m, args.k, args.input, ctx.stream);
+    g.a = scratch;
+    g.lda = a.ld;
+  }
+  if (b.bytes > 0) {
+    copy_rows(args.b, args.ldb, scratch + a.bytes, b.ld, args.k, args.n, args.input, ctx.stream);
+    g.b = scratch + a.bytes;
+    g.ldb = b.ld;
+  }
+  option_named(choice.config).launch(g, ctx.stream, choice.group);
+  if (owned) SMEMLAB_CUDA_CHECK(cudaFreeAsync(scratch, ctx.stream));
+}
+
+std::string launch_plan(const Shape& s, DType type) {
+  const int m = static_cast<int>(s.dims[0]);
+  const int n = static_cast<int>(s.dims[1]);
+  const int k = static_cast<int>(s.dims[2]);
+  const auto [sms, where] = plan_device();
+  const TileChoice choice = choose_tiles(m, n, k, sms);
+  const TileOption& o = option_named(choice.config);
+  const long long tiles = static_cast<long long>((m + o.bm - 1) / o.bm) * ((n + o.bn - 1) / o.bn);
+  const auto chunk = static_cast<int>(16 / dtype_bytes(type));
+  std::array<char, 32> waves{};
+  std::snprintf(waves.data(), waves.size(), "%.2f", static_cast<double>(tiles) / (static_cast<double>(sms) * o.blocks_per_sm));
+  return std::to_string(tiles) + " tiles of " + std::string(choice.config) + " (" + waves.data() + " waves of " +
+         std::to_string(o.blocks_per_sm * sms) + " blocks on the " + std::to_string(sms) + " SMs of " + where + "), raster group " +
+         std::to_string(choice.group) +
+         (k % chunk == 0 && n % chunk == 0 ? "" : "; rows not 16-byte aligned: A and/or B repacked first");
+}
+
+}  // namespace
+
+TensorVariant autotuned_variant() {
+  return {{.family = "tensor-matmul",
+           .name = "autotuned",
+           .description = "tiles chosen from the shape's waves; unaligned operands repacked into aligned buffers",
+           .technique = "a model of waves picks the tile; one copy makes every shape take the 16-byte path",
+           .smem = SmemKind::dynamic_alloc,
+           .dtypes = kTensorInputs,
+           .model =
+               [](const Shape& s, DType type) {
+                 const TileChoice c = choose_tiles(static_cast<int>(s.dims[0]), static_cast<int>(s.dims[1]),
+                                                   static_cast<int>(s.dims[2]), plan_device().sms);
+                 return models::mma_tiles(s, type, option_named(c.config).shape);
+               },
+           .launch_plan = launch_plan},
+          launch_autotuned};
+}
+
+}  // namespace detail
+
+TileChoice choose_tiles(int m, int n, int /*k*/, int sms) {
+  const auto& options = detail::tile_options();
+  const auto best = std::min_element(options.begin(), options.end(), [&](const auto& x, const auto& y) {
+    return detail::modelled_time(x, m, n, sms) < detail::modelled_time(y, m, n, sms);
+  });
+  return {best->name, detail::kRasterGroup};
+}
+
+std::size_t workspace_bytes(const GemmArgs& args) {
+  return detail::repack_of(args.a, args.m, args.k, args.lda, args.input).bytes +
+         detail::repack_of(args.b, args.k, args.n, args.ldb, args.input).bytes;
+}
+
+}  // namespace smemlab::tensor_matmul

@@ -1,0 +1,225 @@
+#pragma once
+// Device pieces of the tensor-core GEMMs: the element types, the shared-memory tile layouts
+// (padded or XOR-swizzled), the global -> shared copies of a K-step, ldmatrix and mma.sync,
+// and the epilogue. Shared tiles are handled in bytes: a K-step of A is BM rows of 128 bytes
+// (64 bf16 or half, 32 tf32), a K-step of B is 128 / element-size rows of BN elements, and
+// both are copied as 16-byte chunks.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <type_traits>
+
+#include "core/cp_async.cuh"
+#include "core/raster.cuh"
+#include "smemlab/tensor_matmul.hpp"
+
+namespace smemlab::tensor_matmul::detail {
+
+using smemlab::detail::cp_async16;
+using smemlab::detail::cp_async_commit;
+using smemlab::detail::cp_async_wait;
+using smemlab::detail::TileOrigin;
+
+// The input types. One mma.sync covers a 16 x 8 tile of C and 32 bytes of K: k16 for the
+// 2-byte types (m16n8k16), k8 for tf32 (m16n8k8).
+struct Bf16 {
+  using Storage = __nv_bfloat16;
+  static constexpr DType kType = DType::bf16;
+};
+struct Half {
+  using Storage = __half;
+  static constexpr DType kType = DType::f16;
+};
+struct Tf32 {
+  using Storage = float;
+  static constexpr DType kType = DType::tf32;
+};
+// f(E{}) for the input type's tag.
+template <class F>
+void with_input_type(DType input, F&& f) {
+  switch (input) {
+    case DType::bf16: f(Bf16{}); return;
+    case DType::f16: f(Half{}); return;
+    case DType::tf32: f(Tf32{}); return;
+    default: throw std::invalid_argument("gemm: the tensor-core inputs are bf16, half or tf32");
+  }
+}
+
+template <class E>
+inline constexpr int kElemBytes = static_cast<int>(sizeof(typename E::Storage));
+template <class E>
+inline constexpr int kChunkElems = 16 / kElemBytes<E>;  // elements in a 16-byte chunk
+template <class E>
+inline constexpr bool kIsTf32 = std::is_same_v<E, Tf32>;
+
+inline constexpr int kKStepBytes = 128;  // bytes of K per pipeline stage
+inline constexpr int kMmaKBytes = 32;    // bytes of K per mma.sync
+
+// Where chunk c of row r of a tile lives, in bytes from the tile's start.
+// Padded: each row is followed by PadBytes, so rows that ldmatrix reads together start in
+// different banks; the padding costs shared memory.
+// Swizzled: rows are dense and chunk c is stored at c XOR f(r); the 16-byte chunks that one
+// ldmatrix phase (8 rows, same column) or one warp's 4-byte reads touch land in distinct
+// banks with no bytes wasted.
+enum class Layout { padded, swizzled };
+
+template <Layout L, int RowBytes, int PadBytes, int SwizzleShift, int SwizzleMask>
+struct TileLayout {
+  static constexpr int kRowBytes = RowBytes;
+  static constexpr int kPitch = L == Layout::padded ? RowBytes + PadBytes : RowBytes;
+  static __device__ __forceinline__ int offset(int r, int c) {
+    if constexpr (L == Layout::padded) return r * kPitch + c * 16;
+    return r * kPitch + ((c ^ ((r & SwizzleMask) << SwizzleShift)) * 16);
+  }
+  static constexpr int bytes(int rows) { return rows * kPitch; }
+};
+
+// A's tile: rows of 128 bytes, read by ldmatrix 8 rows x 16 bytes at a time: chunk ^ (r % 8).
+template <Layout L>
+using ATile = TileLayout<L, kKStepBytes, 16, 0, 7>;
+// B's tile, K rows of BN elements. The 2-byte types are read by ldmatrix.trans like A:
+// chunk ^ (r % 8). tf32 is read 4 bytes a lane, 4 rows x 8 columns a warp: chunk ^ 2 (r % 4)
+// keeps those 32 words in 32 banks (padding needs 32 bytes a row for the same).
+template <Layout L, class E, int BN>
+using BTile = std::conditional_t<kIsTf32<E>, TileLayout<L, BN * 4, 32, 1, 3>, TileLayout<L, BN * 2, 16, 0, 7>>;
+
+// Operands whose rows start on 16-byte boundaries are copied with cp.async, 16 bytes at a
+// time; the others element by element through registers (slow; the autotuned variant copies
+// such operands into aligned buffers instead).
+template <class E, bool Vector, bool Checked>
+__device__ __forceinline__ void copy_chunk(char* dst, const typename E::Storage* row, int col, int cols,
+                                           bool row_valid) {
+  constexpr int kElems = kChunkElems<E>;
+  if constexpr (Vector) {
+    int bytes = 16;
+    if constexpr (Checked) bytes = row_valid ? min(16, max(0, (cols - col) * kElemBytes<E>)) : 0;
+    cp_async16(dst, bytes > 0 ? row + col : row, bytes);  // an empty copy still needs an aligned address
+  } else {
+    using Bits = std::conditional_t<kElemBytes<E> == 2, std::uint16_t, std::uint32_t>;
+    const auto* src = reinterpret_cast<const Bits*>(row);
+    Bits v[kElems];
+#pragma unroll
+    for (int i = 0; i < kElems; ++i) v[i] = (!Checked || (row_valid && col + i < cols)) ? src[col + i] : Bits{0};
+    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(v);
+  }
+}
+
+// The K-step at k0 into one stage: BM rows of A's columns k0.., K-step rows of B's columns
+// col0... Checked: the block reaches past C's edge or the step past K; unchecked copies
+// compute no predicates.
+template <class E, int BM, int BN, int Threads, Layout L, bool Vector, bool Checked>
+__device__ __forceinline__ void copy_k_step(const GemmArgs& g, const TileOrigin& t, int k0, char* a_stage,
+                                            char* b_stage) {
+  using A = ATile<L>;
+  using B = BTile<L, E, BN>;
+  constexpr int kAChunksPerRow = kKStepBytes / 16;
+  constexpr int kBChunksPerRow = BN * kElemBytes<E> / 16;
+  constexpr int kBRows = kKStepBytes / kElemBytes<E>;
+  constexpr int kElems = kChunkElems<E>;
+  const int tid = static_cast<int>(threadIdx.x);
+  const auto* a = static_cast<const typename E::Storage*>(g.a);
+  const auto* b = static_cast<const typename E::Storage*>(g.b);
+  static_assert(BM * kAChunksPerRow % Threads == 0 && kBRows * kBChunksPerRow % Threads == 0);
+#pragma unroll
+  for (int i = 0; i < BM * kAChunksPerRow / Threads; ++i) {
+    const int e = tid + i * Threads;
+    const int r = e / kAChunksPerRow;
+    const int c = e % kAChunksPerRow;
+    const bool row_valid = !Checked || t.row0 + r < g.m;
+    const auto* row = a + static_cast<std::size_t>(row_valid ? t.row0 + r : 0) * g.lda;
+    copy_chunk<E, Vector, Checked>(a_stage + A::offset(r, c), row, k0 + c * kElems, g.k, row_valid);
+  }
+#pragma unroll
+  for (int i = 0; i < kBRows * kBChunksPerRow / Threads; ++i) {
+    const int e = tid + i * Threads;
+    const int r = e / kBChunksPerRow;
+    const int c = e % kBChunksPerRow;
+    const bool row_valid = !Checked || k0 + r < g.k;
+    const auto* row = b + static_cast<std::size_t>(row_valid ? k0 + r : 0) * g.ldb;
+    copy_chunk<E, Vector, Checked>(b_stage + B::offset(r, c), row, t.col0 + c * kElems, g.n, row_valid);
+  }
+}
+
+__device__ __forceinline__ unsigned smem_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+// Four 8x8 matrices of 16-bit elements (or 8 x 4 of 32-bit ones): lane l gives the address
+// of row l % 8 of matrix l / 8; register i receives this lane's piece of matrix i.
+__device__ __forceinline__ void ldmatrix_x4(unsigned (&r)[4], unsigned address) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(address));
+}
+
+// The same, each matrix transposed on the way: how B, stored K-major, becomes the
+// column-major fragment mma.sync takes.
+__device__ __forceinline__ void ldmatrix_x4_trans(unsigned (&r)[4], unsigned address) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(address));
+}
+
+// d += a * b on one 16 x 8 tile of C, 32 bytes of K. tf32 takes the upper 19 bits of each
+// float (the hardware ignores the low 13: rounding toward zero).
+template <class E>
+__device__ __forceinline__ void mma(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
+  if constexpr (std::is_same_v<E, Bf16>) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%0, %1, %2, %3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  } else if constexpr (std::is_same_v<E, Half>) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%0, %1, %2, %3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  } else {
+    asm volatile(
+        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%0, %1, %2, %3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  }
+}
+
+// C(r, c) = alpha * acc + beta * C(r, c); beta == 0 never reads C (it may hold NaN, as BLAS
+// allows). Checked: skip what lies outside C.
+template <bool Checked>
+__device__ __forceinline__ void store_c(const GemmArgs& g, int r, int c, float acc) {
+  if constexpr (Checked) {
+    if (r >= g.m || c >= g.n) return;
+  }
+  float* p = g.c + static_cast<std::size_t>(r) * g.ldc + c;
+  *p = g.beta == 0.0F ? g.alpha * acc : g.alpha * acc + g.beta * *p;
+}
+
+// C(r, c..c+1): one 8-byte access when Pair (aligned C, even ldc) and both lie inside C.
+template <bool Checked, bool Pair>
+__device__ __forceinline__ void store_c2(const GemmArgs& g, int r, int c, float acc0, float acc1) {
+  if constexpr (Pair) {
+    if (!Checked || (r < g.m && c + 1 < g.n)) {
+      auto* p = reinterpret_cast<float2*>(g.c + static_cast<std::size_t>(r) * g.ldc + c);
+      float2 out{g.alpha * acc0, g.alpha * acc1};
+      if (g.beta != 0.0F) {
+        const float2 old = *p;
+        out = {out.x + g.beta * old.x, out.y + g.beta * old.y};
+      }
+      *p = out;
+      return;
+    }
+  }
+  store_c<Checked>(g, r, c, acc0);
+  store_c<Checked>(g, r, c + 1, acc1);
+}
+
+inline bool c_pairs_aligned(const GemmArgs& g) {
+  return reinterpret_cast<std::uintptr_t>(g.c) % 8 == 0 && g.ldc % 2 == 0;
+}
+
+}  // namespace smemlab::tensor_matmul::detail

@@ -1,0 +1,22 @@
+#pragma once
+#include "smemlab/tensor_matmul.hpp"
+
+// The tensor-core steps in teaching order, the reference first: each line names the function
+// that builds a variant's record in its own file (src/tensor_matmul/NN_*.cu). This list is
+// the family's table; a new variant is its file and one line here.
+#define SMEMLAB_TENSOR_MATMUL_STEPS(STEP)                                                     \
+  STEP(cublas_variant)     /* 00 cuBLAS GemmEx, same input and compute types: the reference */ \
+  STEP(wmma_variant)       /* 01 the WMMA API, fragments loaded from padded shared tiles   */ \
+  STEP(mma_padded_variant) /* 02 mma.sync, fragments by ldmatrix.x4 from padded tiles      */ \
+  STEP(mma_swizzled_variant) /* 03 the same from XOR-swizzled tiles: no padding            */ \
+  STEP(pipelined_variant)  /* 04 a 3-stage cp.async pipeline, fragments double-buffered    */ \
+  STEP(warp_tile_variant)  /* 05 64 x 64 warp tiles, 128 x 256 blocks, rasterised          */ \
+  STEP(autotuned_variant)  /* 06 tiles chosen per shape; unaligned operands repacked       */
+
+namespace smemlab::tensor_matmul::detail {
+
+#define SMEMLAB_DECLARE_STEP(make) TensorVariant make();
+SMEMLAB_TENSOR_MATMUL_STEPS(SMEMLAB_DECLARE_STEP)
+#undef SMEMLAB_DECLARE_STEP
+
+}  // namespace smemlab::tensor_matmul::detail

@@ -1,0 +1,65 @@
+// The tensor-core family's host side: argument checks, tolerances and the autotuned choice.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "smemlab/tensor_matmul.hpp"
+
+using namespace smemlab;
+
+namespace {
+
+tensor_matmul::GemmArgs dense(DType type, int m, int n, int k, const void* storage) {
+  return {.input = type, .m = m, .n = n, .k = k, .a = storage, .lda = k, .b = storage, .ldb = n,
+          .c = static_cast<float*>(const_cast<void*>(storage)), .ldc = n};
+}
+
+alignas(16) float storage[4];
+
+TEST(TensorMatmulArgs, RejectNonTensorInputsAndShortLeadingDimensions) {
+  EXPECT_NO_THROW(tensor_matmul::validate(dense(DType::bf16, 64, 64, 64, storage)));
+  EXPECT_THROW(tensor_matmul::validate(dense(DType::f32, 64, 64, 64, storage)), std::invalid_argument);
+  auto args = dense(DType::f16, 64, 64, 64, storage);
+  args.ldb = 63;
+  EXPECT_THROW(tensor_matmul::validate(args), std::invalid_argument);
+}
+
+TEST(TensorMatmulArgs, WorkspaceOnlyForUnalignedRows) {
+  EXPECT_EQ(tensor_matmul::workspace_bytes(dense(DType::bf16, 64, 64, 64, storage)), 0U);
+  // 63 bf16 is 126 bytes: A's rows are not 16-byte aligned; 63 tf32 likewise.
+  EXPECT_GT(tensor_matmul::workspace_bytes(dense(DType::bf16, 64, 64, 63, storage)), 0U);
+  EXPECT_GT(tensor_matmul::workspace_bytes(dense(DType::tf32, 64, 64, 63, storage)), 0U);
+  // 4 tf32 is 16 bytes, 4 bf16 only 8.
+  EXPECT_EQ(tensor_matmul::workspace_bytes(dense(DType::tf32, 64, 4, 4, storage)), 0U);
+  EXPECT_GT(tensor_matmul::workspace_bytes(dense(DType::bf16, 64, 4, 4, storage)), 0U);
+  // A misaligned pointer with aligned leading dimensions.
+  const auto* misaligned = reinterpret_cast<const char*>(storage) + 2;
+  EXPECT_GT(tensor_matmul::workspace_bytes(dense(DType::bf16, 64, 64, 64, misaligned)), 0U);
+}
+
+TEST(TensorMatmulArgs, RefuseAWorkspaceTooSmall) {
+  auto args = dense(DType::bf16, 64, 64, 63, storage);
+  args.workspace = storage;
+  args.workspace_size = tensor_matmul::workspace_bytes(args) - 1;
+  EXPECT_THROW(tensor_matmul::validate(args), std::invalid_argument);
+  args.workspace_size += 1;
+  EXPECT_NO_THROW(tensor_matmul::validate(args));
+}
+
+TEST(TensorMatmulTolerance, FollowsTheInputPrecision) {
+  // bf16 and half products are exact in float: only the summation's error, as SGEMM's order.
+  EXPECT_LT(tensor_matmul::relative_tolerance(DType::bf16, 4096), 1e-4);
+  EXPECT_EQ(tensor_matmul::relative_tolerance(DType::bf16, 4096), tensor_matmul::relative_tolerance(DType::f16, 4096));
+  // tf32 cuts each input to 10 fraction bits: about 1e-3, whatever K.
+  EXPECT_GT(tensor_matmul::relative_tolerance(DType::tf32, 16), 5e-3);
+  EXPECT_LT(tensor_matmul::relative_tolerance(DType::tf32, 16), 1e-2);
+}
+
+TEST(DTypes, ParseEveryNameTheyPrint) {
+  for (const DType t : kAllDTypes) EXPECT_EQ(parse_dtype(dtype_name(t)), t);
+  EXPECT_FALSE(parse_dtype("fp8").has_value());
+  EXPECT_EQ(dtype_bytes(DType::bf16), 2U);
+  EXPECT_EQ(dtype_bytes(DType::tf32), 4U);
+}
+
+}  // namespace

@@ -1,0 +1,198 @@
+// Every tensor-core variant, for each input type, against an FP64 CPU product of the same
+// rounded inputs, on shapes that are multiples of no tile, with padded leading dimensions,
+// alpha/beta other than (1, 0) and unaligned pointers. Padding of A and B holds NaN (a
+// variant that reads it fails); padding of C holds a sentinel that must survive; with
+// beta = 0, C starts as NaN (a variant that reads it fails).
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <random>
+
+#include "bench/verify.hpp"
+#include "smemlab/cublas.hpp"
+#include "smemlab/device_buffer.hpp"
+#include "smemlab/matmul.hpp"
+#include "smemlab/tensor_matmul.hpp"
+#include "support/gpu.hpp"
+
+using namespace smemlab;
+
+namespace {
+
+struct Case {
+  int m, n, k;
+  int pad;     // extra elements per row in lda, 2 x in ldb, 3 x in ldc
+  int offset;  // elements between each allocation's start and its matrix: 1 misaligns it
+  float alpha, beta;
+};
+
+std::string case_name(const Case& c) {
+  std::string s = std::to_string(c.m) + "x" + std::to_string(c.n) + "x" + std::to_string(c.k);
+  if (c.pad > 0) s += "_ld" + std::to_string(c.pad);
+  if (c.offset > 0) s += "_offset" + std::to_string(c.offset);
+  if (c.beta != 0.0F) s += "_beta";
+  return s;
+}
+
+const std::vector<Case>& cases() {
+  static const std::vector<Case> all = [] {
+    std::vector<Case> out;
+    for (const auto& [m, n, k] : std::vector<std::array<int, 3>>{{1, 1, 1},
+                                                                  {7, 13, 5},
+                                                                  {31, 33, 17},
+                                                                  {33, 31, 65},
+                                                                  {127, 129, 255},
+                                                                  {300, 520, 130},
+                                                                  {1000, 1001, 999},
+                                                                  {512, 512, 512},
+                                                                  {100, 132, 3000}}) {
+      out.push_back({m, n, k, 0, 0, 1.0F, 0.0F});
+      out.push_back({m, n, k, 3, 0, 1.5F, -0.75F});  // rows not 16-byte aligned
+    }
+    // Rows 16-byte aligned in every type, with padding, edges in M and N, and beta.
+    out.push_back({260, 392, 128, 8, 0, 0.5F, 2.0F});
+    // Aligned leading dimensions, misaligned pointers.
+    out.push_back({200, 264, 136, 0, 1, 1.0F, 0.0F});
+    return out;
+  }();
+  return all;
+}
+constexpr std::size_t kCases = 20;
+
+constexpr float kSentinel = 1234.5F;
+
+// Host copies of one case's inputs in the input type's storage, their values as float, and
+// the FP64 product.
+struct Inputs {
+  int lda, ldb, ldc;
+  std::vector<unsigned char> a_raw, b_raw;  // as stored: 2 or 4 bytes an element, offset elements in
+  std::vector<float> a, b, c;
+  std::vector<double> expected;  // m x n
+};
+
+// Rounds x to the input type (to nearest); returns its stored bytes and its value.
+float rounded(float x, DType type, unsigned char* out) {
+  if (type == DType::bf16) {
+    const __nv_bfloat16 v = __float2bfloat16(x);
+    std::memcpy(out, &v, 2);
+    return __bfloat162float(v);
+  }
+  if (type == DType::f16) {
+    const __half v = __float2half(x);
+    std::memcpy(out, &v, 2);
+    return __half2float(v);
+  }
+  std::memcpy(out, &x, 4);
+  return x;
+}
+
+const Inputs& inputs_for(const Case& cs, DType type) {
+  static std::map<std::string, Inputs> cache;
+  const std::string key = case_name(cs) + std::string(dtype_name(type));
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  Inputs in;
+  in.lda = cs.k + cs.pad;
+  in.ldb = cs.n + 2 * cs.pad;
+  in.ldc = cs.n + 3 * cs.pad;
+  const float nan = std::nanf("");
+  const std::size_t elem = dtype_bytes(type);
+  std::mt19937 gen(static_cast<unsigned>(cs.m * 7919 + cs.n * 104729 + cs.k));
+  std::uniform_real_distribution<float> dist(-1.0F, 1.0F);
+  // Values (as float, dense-with-ld) and stored bytes (offset elements in, NaN padding).
+  const auto fill = [&](std::vector<float>& values, std::vector<unsigned char>& raw, int rows, int cols, int ld) {
+    values.assign(static_cast<std::size_t>(rows) * ld, nan);
+    raw.assign((static_cast<std::size_t>(rows) * ld + cs.offset) * elem, 0);
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < ld; ++c) {
+        const std::size_t i = static_cast<std::size_t>(r) * ld + c;
+        values[i] = rounded(c < cols ? dist(gen) : nan, type, &raw[(i + cs.offset) * elem]);
+      }
+  };
+  fill(in.a, in.a_raw, cs.m, cs.k, in.lda);
+  fill(in.b, in.b_raw, cs.k, cs.n, in.ldb);
+  in.c.assign(static_cast<std::size_t>(cs.m) * in.ldc, kSentinel);
+  for (int r = 0; r < cs.m; ++r)
+    for (int c = 0; c < cs.n; ++c)  // with beta = 0, C must not be read: make reading it visible
+      in.c[static_cast<std::size_t>(r) * in.ldc + c] = cs.beta == 0.0F ? nan : dist(gen);
+  in.expected.resize(static_cast<std::size_t>(cs.m) * cs.n);
+  matmul::reference_gemm(cs.m, cs.n, cs.k, cs.alpha, in.a.data(), in.lda, in.b.data(), in.ldb, cs.beta, in.c.data(),
+                         in.ldc, in.expected.data(), cs.n);
+  return cache.emplace(key, std::move(in)).first->second;
+}
+
+// Runs the variant on one case and checks C against the CPU reference, and C's padding.
+void expect_matches_reference(const tensor_matmul::TensorVariant& variant, const Case& cs, DType type,
+                              bool callers_workspace) {
+  const Inputs& in = inputs_for(cs, type);
+  DeviceBuffer<unsigned char> a(in.a_raw.size());
+  DeviceBuffer<unsigned char> b(in.b_raw.size());
+  DeviceBuffer<float> c(in.c.size());
+  a.upload(in.a_raw, nullptr);
+  b.upload(in.b_raw, nullptr);
+  c.upload(in.c, nullptr);
+  const CublasHandle cublas;
+  const std::size_t skip = static_cast<std::size_t>(cs.offset) * dtype_bytes(type);
+  tensor_matmul::GemmArgs args{.input = type, .m = cs.m, .n = cs.n, .k = cs.k, .alpha = cs.alpha,
+                               .a = a.data() + skip, .lda = in.lda, .b = b.data() + skip, .ldb = in.ldb,
+                               .beta = cs.beta, .c = c.data(), .ldc = in.ldc};
+  DeviceBuffer<std::byte> workspace(callers_workspace ? tensor_matmul::workspace_bytes(args) : 0);
+  args.workspace = callers_workspace ? workspace.data() : nullptr;
+  args.workspace_size = workspace.size();
+  tensor_matmul::gemm(variant, args, LaunchContext{nullptr, cublas.get()});
+  SMEMLAB_CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<float> got(in.c.size());
+  c.download(got, nullptr);
+
+  const ErrorStats err = compare_matrix<float>(cs.m, cs.n, got.data(), in.ldc, in.expected.data(), cs.n);
+  const double tol = tensor_matmul::relative_tolerance(type, cs.k);
+  EXPECT_TRUE(err.within(tol)) << "relative " << err.relative << ", max element " << err.max_element
+                               << ", non-finite " << err.non_finite << ", tolerance " << tol;
+  std::size_t clobbered = 0;
+  for (int r = 0; r < cs.m; ++r)
+    for (int col = cs.n; col < in.ldc; ++col)
+      clobbered += std::memcmp(&got[static_cast<std::size_t>(r) * in.ldc + col], &kSentinel, sizeof(float)) != 0;
+  EXPECT_EQ(clobbered, 0U) << "elements of C's padding were written";
+}
+
+using Param = std::tuple<std::string, DType, std::size_t>;
+class TensorMatmulVariant : public testing::TestWithParam<Param> {};
+
+TEST_P(TensorMatmulVariant, MatchesTheCpuReference) {
+  SMEMLAB_REQUIRE_GPU();
+  if (!tensor_matmul::device_supported()) GTEST_SKIP() << "needs compute capability 8.0 or later";
+  const auto& [name, type, case_index] = GetParam();
+  expect_matches_reference(tensor_matmul::find(name), cases()[case_index], type, false);
+}
+
+std::vector<std::string> variant_names() {
+  std::vector<std::string> out;
+  for (const auto& v : tensor_matmul::variants()) out.emplace_back(v.info.name);
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(TensorMatmul, TensorMatmulVariant,
+                         testing::Combine(testing::ValuesIn(variant_names()), testing::ValuesIn(kTensorInputs),
+                                          testing::Range<std::size_t>(0, kCases)),
+                         [](const auto& info) {
+                           return std::get<0>(info.param) + "_" + std::string(dtype_name(std::get<1>(info.param))) +
+                                  "_" + case_name(cases()[std::get<2>(info.param)]);
+                         });
+
+TEST(TensorMatmulCases, CoverEveryShapeTwiceAndTheAlignmentCases) { EXPECT_EQ(cases().size(), kCases); }
+
+// The repacking path with the caller's workspace (the tests above let it allocate its own).
+TEST(TensorMatmulAutotuned, RepacksIntoTheCallersWorkspace) {
+  SMEMLAB_REQUIRE_GPU();
+  if (!tensor_matmul::device_supported()) GTEST_SKIP() << "needs compute capability 8.0 or later";
+  for (const DType type : kTensorInputs)
+    for (const Case& cs : {Case{127, 129, 255, 3, 0, 1.5F, -0.75F}, Case{200, 264, 136, 0, 1, 1.0F, 0.0F}}) {
+      SCOPED_TRACE(case_name(cs) + " " + std::string(dtype_name(type)));
+      expect_matches_reference(tensor_matmul::find("autotuned"), cs, type, true);
+    }
+}
+
+}  // namespace
