@@ -21,8 +21,8 @@ namespace smemlab::tensor_matmul {
 namespace detail {
 namespace {
 
-using LargeConfig = MmaConfig<128, 256, 64, 64, 4, Layout::swizzled, true>;   // 05's
-using MediumConfig = MmaConfig<128, 128, 64, 32, 3, Layout::swizzled, true>;  // 04's
+using LargeConfig = MmaConfig<128, 256, 64, 64, 4, Layout::swizzled, false>;
+using MediumConfig = MmaConfig<128, 128, 64, 32, 3, Layout::swizzled, false>;
 using SmallConfig = MmaConfig<64, 64, 32, 32, 4, Layout::swizzled, true>;
 constexpr int kRasterGroup = 8;
 
@@ -71,10 +71,13 @@ struct Repack {
   std::size_t bytes = 0;
 };
 
+// The copy's rows start on 128-byte boundaries: each K-step of a row is then one cache line,
+// where 16-byte alignment alone would spread it over two.
 Repack repack_of(const void* p, int rows, int cols, int ld, DType type) {
   const auto chunk = static_cast<int>(16 / dtype_bytes(type));
   if (reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % chunk == 0) return {ld, 0};
-  const int aligned_ld = static_cast<int>(round_up(static_cast<std::size_t>(cols), static_cast<std::size_t>(chunk)));
+  const auto line = 128 / dtype_bytes(type);
+  const int aligned_ld = static_cast<int>(round_up(static_cast<std::size_t>(cols), line));
   return {aligned_ld, round_up(static_cast<std::size_t>(rows) * aligned_ld * dtype_bytes(type), 256)};
 }
 

@@ -70,6 +70,9 @@ template <Layout L, int RowBytes, int PadBytes, int SwizzleShift, int SwizzleMas
 struct TileLayout {
   static constexpr int kRowBytes = RowBytes;
   static constexpr int kPitch = L == Layout::padded ? RowBytes + PadBytes : RowBytes;
+  // Rows this many apart have the same swizzle: offset(r + kPeriod * i, c) is offset(r, c)
+  // plus a constant.
+  static constexpr int kPeriod = L == Layout::padded ? 1 : SwizzleMask + 1;
   static __device__ __forceinline__ int offset(int r, int c) {
     if constexpr (L == Layout::padded) return r * kPitch + c * 16;
     return r * kPitch + ((c ^ ((r & SwizzleMask) << SwizzleShift)) * 16);
@@ -142,6 +145,72 @@ __device__ __forceinline__ void copy_k_step(const GemmArgs& g, const TileOrigin&
     copy_chunk<E, Vector, Checked>(b_stage + B::offset(r, c), row, t.col0 + c * kElems, g.n, row_valid);
   }
 }
+
+// The copies of the full K-steps (all but a last partial one) with 16-byte cp.async. A
+// thread's chunks keep their column and lie a fixed number of rows apart, so their addresses
+// are computed once per block and move by a constant per K-step; which of them lie inside C
+// is fixed per block too. Edge blocks zero-fill the rows and columns past C's edge; interior
+// blocks compute no predicates.
+template <class E, int BM, int BN, int Threads, Layout L>
+struct StepCopy {
+  using A = ATile<L>;
+  using B = BTile<L, E, BN>;
+  static constexpr int kElems = kChunkElems<E>;
+  static constexpr int kARowsPerPass = Threads / (kKStepBytes / 16);
+  static constexpr int kAPasses = BM / kARowsPerPass;
+  static constexpr int kBChunksPerRow = BN * kElemBytes<E> / 16;
+  static constexpr int kBRowsPerPass = Threads / kBChunksPerRow;
+  static constexpr int kBPasses = kKStepBytes / kElemBytes<E> / kBRowsPerPass;
+  static_assert(Threads % kBChunksPerRow == 0 && kAPasses * kARowsPerPass == BM && kAPasses <= 32);
+  static_assert(kARowsPerPass % A::kPeriod == 0 && kBRowsPerPass % B::kPeriod == 0,
+                "a thread's chunks share one swizzle");
+  const char* a;  // this thread's first chunk of A at the next K-step to copy
+  const char* b;  // and of B
+  int a_dst, b_dst;  // their offsets in a stage
+  unsigned a_rows_inside;  // bit i: pass i's row of A lies inside C
+  int b_bytes;             // bytes of this thread's B column inside C: 16, or fewer at the edge
+
+  __device__ __forceinline__ StepCopy(const GemmArgs& g, const TileOrigin& t) {
+    const int tid = static_cast<int>(threadIdx.x);
+    const int a_row = tid / (kKStepBytes / 16);
+    const int a_chunk = tid % (kKStepBytes / 16);
+    a = static_cast<const char*>(g.a) + (static_cast<std::size_t>(t.row0 + a_row) * g.lda + a_chunk * kElems) * kElemBytes<E>;
+    a_dst = A::offset(a_row, a_chunk);
+    a_rows_inside = 0;
+#pragma unroll
+    for (int i = 0; i < kAPasses; ++i) a_rows_inside |= (t.row0 + a_row + i * kARowsPerPass < g.m ? 1U : 0U) << i;
+    const int b_row = tid / kBChunksPerRow;
+    const int b_chunk = tid % kBChunksPerRow;
+    const int col = t.col0 + b_chunk * kElems;
+    b_bytes = min(16, max(0, (g.n - col) * kElemBytes<E>));
+    // A column wholly outside C copies nothing, from a valid address.
+    b = static_cast<const char*>(g.b) + (static_cast<std::size_t>(b_row) * g.ldb + (b_bytes > 0 ? col : 0)) * kElemBytes<E>;
+    b_dst = B::offset(b_row, b_chunk);
+  }
+
+  template <bool Edge>
+  __device__ __forceinline__ void copy(const GemmArgs& g, int k0, char* a_stage, char* b_stage) {
+    const std::size_t a_pass = static_cast<std::size_t>(kARowsPerPass) * g.lda * kElemBytes<E>;
+    const std::size_t b_pass = static_cast<std::size_t>(kBRowsPerPass) * g.ldb * kElemBytes<E>;
+#pragma unroll
+    for (int i = 0; i < kAPasses; ++i) {
+      char* dst = a_stage + a_dst + i * kARowsPerPass * A::kPitch;
+      if constexpr (Edge) {
+        const bool inside = (a_rows_inside >> i & 1U) != 0;
+        // A row past C's edge copies nothing, from the first row (always valid).
+        cp_async16(dst, inside ? a + i * a_pass : static_cast<const char*>(g.a) + static_cast<std::size_t>(k0) * kElemBytes<E>,
+                   inside ? 16 : 0);
+      } else {
+        cp_async16(dst, a + i * a_pass, 16);
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < kBPasses; ++i)
+      cp_async16(b_stage + b_dst + i * kBRowsPerPass * B::kPitch, b + i * b_pass, Edge ? b_bytes : 16);
+    a += kKStepBytes;
+    b += static_cast<std::size_t>(kKStepBytes / kElemBytes<E>) * g.ldb * kElemBytes<E>;
+  }
+};
 
 __device__ __forceinline__ unsigned smem_address(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));

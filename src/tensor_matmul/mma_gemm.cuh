@@ -2,8 +2,8 @@
 // The mma.sync GEMM of steps 02-06, written once and configured by a tile policy. Layers:
 // block tile (BM x BN, K-steps of 128 bytes) -> warp tile (WM x WN) -> mma tiles of 16 x 8.
 // - Copies: cp.async, 16 bytes a thread, into a padded or swizzled tile (mma_device.cuh);
-//   edges are zero-filled by the copy, and only edge blocks and a last partial K-step check
-//   bounds.
+//   edges are zero-filled by the copy. The full K-steps of aligned operands use addresses
+//   computed once per block (StepCopy); only a last partial K-step checks every bound.
 // - Stages: with Stages = 1 a block copies, waits, computes and waits again; with more, the
 //   copies of the next Stages - 1 K-steps are in flight while one is computed, behind one
 //   barrier per K-step.
@@ -122,9 +122,19 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) mma_gemm_kerne
   float acc[Cfg::kMI][Cfg::kNI][4] = {};
   const int steps = (g.k + kBK - 1) / kBK;
 
+  // Full K-steps of aligned operands: StepCopy; the last partial step, and operands that need
+  // element copies: copy_k_step, checking every bound.
+  const int full_steps = Vector ? g.k / kBK : 0;
+  StepCopy<E, Cfg::kBM, Cfg::kBN, Cfg::kThreads, Cfg::kLayout> step_copy(g, t);
   const auto copy = [&](int step, int stage) {
     char* a_stage = smem + stage * kStageBytes;
-    if (t.edge || (step + 1) * kBK > g.k) {
+    if (step < full_steps) {
+      if (t.edge) {
+        step_copy.template copy<true>(g, step * kBK, a_stage, a_stage + kABytes);
+      } else {
+        step_copy.template copy<false>(g, step * kBK, a_stage, a_stage + kABytes);
+      }
+    } else if (t.edge || (step + 1) * kBK > g.k) {
       copy_k_step<E, Cfg::kBM, Cfg::kBN, Cfg::kThreads, Cfg::kLayout, Vector, true>(g, t, step * kBK, a_stage,
                                                                                     a_stage + kABytes);
     } else {
