@@ -81,11 +81,24 @@ Repack repack_of(const void* p, int rows, int cols, int ld, DType type) {
   return {aligned_ld, round_up(static_cast<std::size_t>(rows) * aligned_ld * dtype_bytes(type), 256)};
 }
 
+// Each thread has kLoads loads in flight before it stores: a copy of one load and one store
+// at a time waits out the memory latency at every element.
 template <class T>
 __global__ void copy_rows_kernel(const T* src, int ld_src, T* dst, int ld_dst, int rows, int cols) {
-  for (int r = static_cast<int>(blockIdx.x); r < rows; r += static_cast<int>(gridDim.x))
-    for (int c = static_cast<int>(threadIdx.x); c < cols; c += static_cast<int>(blockDim.x))
-      dst[static_cast<std::size_t>(r) * ld_dst + c] = src[static_cast<std::size_t>(r) * ld_src + c];
+  constexpr int kLoads = 4;
+  const int stride = static_cast<int>(blockDim.x);
+  for (int r = static_cast<int>(blockIdx.x); r < rows; r += static_cast<int>(gridDim.x)) {
+    const T* from = src + static_cast<std::size_t>(r) * ld_src;
+    T* to = dst + static_cast<std::size_t>(r) * ld_dst;
+    for (int c = static_cast<int>(threadIdx.x); c < cols; c += kLoads * stride) {
+      T v[kLoads];
+#pragma unroll
+      for (int u = 0; u < kLoads; ++u) v[u] = c + u * stride < cols ? from[c + u * stride] : T{};
+#pragma unroll
+      for (int u = 0; u < kLoads; ++u)
+        if (c + u * stride < cols) to[c + u * stride] = v[u];
+    }
+  }
 }
 
 void copy_rows(const void* src, int ld_src, void* dst, int ld_dst, int rows, int cols, DType type,
