@@ -21,14 +21,16 @@ namespace smemlab::tensor_matmul {
 namespace detail {
 namespace {
 
-using LargeConfig = MmaConfig<128, 256, 64, 64, 4, Layout::swizzled, false>;
-using MediumConfig = MmaConfig<128, 128, 64, 32, 3, Layout::swizzled, false>;
+using LargeConfig = MmaConfig<128, 256, 64, 64, 4, Layout::swizzled, false>;  // 05's
+using MediumConfig = MmaConfig<128, 128, 64, 32, 3, Layout::swizzled, true>;  // 04's
 using SmallConfig = MmaConfig<64, 64, 32, 32, 4, Layout::swizzled, true>;
 constexpr int kRasterGroup = 8;
 
-// A configuration as the choice sees it. Blocks per SM: from each configuration's shared
-// memory (192, 96 and 64 KiB of 227) and threads. Relative rate: the throughput of a full GPU
-// of its blocks, measured at 8192^3 in bf16 against the large tiles (docs/perf/tensor-matmul.md).
+// A configuration as the choice sees it. Blocks per SM: what its shared memory (192, 96 and
+// 64 KiB of 227) and registers allow. Relative rate: the throughput of a GPU full of its
+// blocks against the large tiles', measured at 8192^3 in bf16 for the large and medium tiles
+// (steps 05 and 04: 0.52 and 0.41 of cuBLAS); the small tiles' is an estimate, since no
+// shape that fills the GPU chooses them (docs/perf/tensor-matmul.md).
 struct TileOption {
   std::string_view name;
   int bm, bn;
@@ -41,8 +43,8 @@ struct TileOption {
 const std::array<TileOption, 3>& tile_options() {
   static const std::array<TileOption, 3> options{{
       {"128x256", 128, 256, 1, 1.00, launch_mma<LargeConfig>, model_config<LargeConfig>()},
-      {"128x128", 128, 128, 2, 0.85, launch_mma<MediumConfig>, model_config<MediumConfig>()},
-      {"64x64", 64, 64, 3, 0.60, launch_mma<SmallConfig>, model_config<SmallConfig>()},
+      {"128x128", 128, 128, 1, 0.79, launch_mma<MediumConfig>, model_config<MediumConfig>()},
+      {"64x64", 64, 64, 2, 0.60, launch_mma<SmallConfig>, model_config<SmallConfig>()},
   }};
   return options;
 }

@@ -63,3 +63,18 @@ TEST(DTypes, ParseEveryNameTheyPrint) {
 }
 
 }  // namespace
+
+namespace {
+
+// The choice by waves on an H200's 132 SMs: large tiles once there are about a wave of them,
+// small tiles where large ones would leave most SMs idle.
+TEST(TensorMatmulChoice, FillsTheSmsBeforeGrowingTheTile) {
+  EXPECT_EQ(tensor_matmul::choose_tiles(8192, 8192, 8192, 132).config, "128x256");
+  EXPECT_EQ(tensor_matmul::choose_tiles(2048, 2048, 2048, 132).config, "128x256");
+  EXPECT_EQ(tensor_matmul::choose_tiles(4097, 4097, 4097, 132).config, "128x256");
+  EXPECT_EQ(tensor_matmul::choose_tiles(1024, 1024, 1024, 132).config, "64x64");
+  EXPECT_EQ(tensor_matmul::choose_tiles(512, 512, 512, 132).config, "64x64");
+  EXPECT_EQ(tensor_matmul::choose_tiles(1, 1, 1, 132).config, "64x64");
+}
+
+}  // namespace
