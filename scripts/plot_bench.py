@@ -21,7 +21,7 @@ import math
 import sys
 
 MAX_LINES = 16  # a sweep with more variants than this plots its fastest (matmul-tiles: 229)
-SQUARE_RANK = {"matmul": 3, "matmul-tiles": 3, "transpose": 2}  # dimensions a single N stands for
+SQUARE_RANK = {"matmul": 3, "matmul-tiles": 3, "tensor-matmul": 3, "transpose": 2}  # dimensions a single N stands for
 
 
 class Failure(Exception):
