@@ -68,7 +68,6 @@ enum class Layout { padded, swizzled };
 
 template <Layout L, int RowBytes, int PadBytes, int SwizzleShift, int SwizzleMask>
 struct TileLayout {
-  static constexpr int kRowBytes = RowBytes;
   static constexpr int kPitch = L == Layout::padded ? RowBytes + PadBytes : RowBytes;
   // Rows this many apart have the same swizzle: offset(r + kPeriod * i, c) is offset(r, c)
   // plus a constant.
