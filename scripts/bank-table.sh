@@ -14,7 +14,7 @@ work="$smemlab_build_dir/bank-table"
 mkdir -p "$work"
 "$probe" --list >"$work/catalogue.csv"
 ncu --clock-control none --kernel-name regex:probe_kernel --csv \
-  --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum \
+  --metrics "$(python3 "$smemlab_root/scripts/bank_table.py" --metrics)" \
   "$probe" >"$work/ncu.csv" 2>"$work/ncu.err"
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 python3 "$smemlab_root/scripts/bank_table.py" "$work/catalogue.csv" "$work/ncu.csv" "$gpu" >"$output"

@@ -14,7 +14,7 @@ namespace smemlab {
 
 struct CountedAccess {
   std::string what;      // which array, which phase
-  std::string op;        // "ld" or "st"
+  std::string op;        // "ld", "st", or "cp" (the shared-memory writes of cp.async)
   banks::Access access;  // the pattern, over the threads that execute the instruction
   double per_block = 0;  // times each of those threads executes it, per block
 };
@@ -38,8 +38,10 @@ struct AccessModel {
 struct Prediction {
   long long ld_wavefronts = 0;
   long long st_wavefronts = 0;
+  long long cp_wavefronts = 0;  // cp.async writes: the hardware counts them apart from stores
   long long ld_ideal = 0;
   long long st_ideal = 0;
+  long long cp_ideal = 0;
 };
 
 [[nodiscard]] Prediction predict(const AccessModel& m);
@@ -48,5 +50,10 @@ struct Prediction {
 [[nodiscard]] CountedAccess counted_access(std::string what, std::string op,
                                            const std::string& expression, banks::Block block,
                                            int width, double per_block);
+// The same for ldmatrix, stmatrix and cp.async: `expression` indexes 16-byte rows or chunks
+// (cp.async: `width`-byte pieces); op follows from the instruction.
+[[nodiscard]] CountedAccess counted_access(std::string what, const banks::Instruction& instruction,
+                                           const std::string& expression, banks::Block block,
+                                           double per_block, int width = 16);
 
 }  // namespace smemlab

@@ -59,15 +59,46 @@ struct Block {
   [[nodiscard]] int threads() const { return x * y * z; }
 };
 
+// The instruction that makes the access.
+enum class Op {
+  load,      // ld.shared of `width` bytes a lane
+  store,     // st.shared
+  ldmatrix,  // ldmatrix.sync.aligned.m8n8: lanes 0..8N-1 each give one 16-byte row of N 8x8 matrices
+  stmatrix,  // stmatrix.sync.aligned.m8n8: the same addresses, written
+  cp_async_ca,  // the shared-memory write of cp.async.ca (4, 8 or 16 bytes a lane from global memory)
+  cp_async_cg,  // the same of cp.async.cg (16 bytes, bypassing L1)
+};
+
+struct Instruction {
+  Op op = Op::load;
+  int matrices = 0;    // ldmatrix / stmatrix: 1, 2 or 4 (.x1, .x2, .x4)
+  bool trans = false;  // .trans: transposes the registers, the addresses are the same
+
+  // Whether the access writes shared memory (counted with the stores by the hardware).
+  [[nodiscard]] bool writes() const { return op != Op::load && op != Op::ldmatrix; }
+  [[nodiscard]] bool matrix() const { return op == Op::ldmatrix || op == Op::stmatrix; }
+  // The lanes whose addresses the instruction uses: 8 per matrix, else the whole warp.
+  [[nodiscard]] int address_lanes() const { return matrix() ? 8 * matrices : 32; }
+  // The spelling parse_instruction reads: "ld", "st", "ldmatrix.x4.trans", "stmatrix.x2",
+  // "cp.async.ca", "cp.async.cg".
+  [[nodiscard]] std::string name() const;
+};
+
+// Throws UsageError naming the accepted spellings.
+[[nodiscard]] Instruction parse_instruction(std::string_view text);
+
 struct Access {
   Expression expression;  // element index (times width), or a byte address with `bytes`
   Block block;
-  int width = 4;  // bytes per lane: 1, 2, 4, 8 or 16
+  int width = 4;  // bytes per lane: 1, 2, 4, 8 or 16 (16 for ldmatrix and stmatrix: one row)
   bool bytes = false;
   std::int64_t base = 0;  // byte offset added to every address
+  Instruction instruction{};
 };
 
-// Throws UsageError for a width that is not 1, 2, 4, 8 or 16 or a block outside 1..1024 threads.
+// Throws UsageError for a width that is not 1, 2, 4, 8 or 16 (16 for ldmatrix and stmatrix; at
+// 4, 8 or 16 for cp.async.ca, 16 for cp.async.cg), a block outside 1..1024 threads, or a matrix instruction in a block of
+// partial warps (every lane must execute it).
 void validate(const Access& access);
 
 struct Collision {
@@ -84,6 +115,8 @@ enum class Split {
   half_warps,     // 16-byte accesses: each half-warp is served on its own
   merge_conflict, // 8-byte accesses: the two half-warps together would have a bank conflict
   lane_groups,    // 16-byte accesses: some 4 consecutive lanes ask for more than two words
+  matrices,       // ldmatrix / stmatrix: each 8x8 matrix is served on its own
+  quarters,       // cp.async.cg: each quarter-warp is written on its own
 };
 [[nodiscard]] std::string_view split_reason(Split split);
 
@@ -96,6 +129,8 @@ struct Phase {
   Split split;
   // Per wavefront, per bank: the lane served there, or -1 (for the map).
   std::vector<std::vector<int>> grid;
+  // cp.async.cg: 32-byte sectors written in part, a wavefront each.
+  int partial_sectors = 0;
 };
 
 struct WarpResult {

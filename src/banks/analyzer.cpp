@@ -14,6 +14,18 @@
 //   tx%4 (each quarter lanes 0-3 and 4-7 both reading words 0-3) takes 4 wavefronts where
 //   (tx/2)%4 (the same words, lanes 0-1, 2-3, ... sharing) takes 2. That proviso is the
 //   simplest rule that fits the 94 measured patterns, not a documented hardware fact.
+// Tensor-core era instructions, measured the same way:
+// - ldmatrix / stmatrix (.x1, .x2, .x4, with or without .trans): lanes 0..8N-1 give the rows of
+//   N 8x8 matrices, 16 bytes each; each matrix is a phase of its own, never merged with another
+//   (the same 8 rows for both matrices of an .x2 still take 2 wavefronts);
+// - cp.async.ca (4, 8 or 16 bytes) writes shared memory like a store of its width;
+// - cp.async.cg (16 bytes, the L1-bypassing copy) does not: its writes go through the path that
+//   fills shared memory in 32-byte sectors. Lanes writing the same 16 bytes count once; then each
+//   quarter-warp is served on its own, in one wavefront per 128-byte line for the sectors it writes
+//   whole and one per sector it writes in part. So a tile padded by 16 bytes a row, whose rows
+//   straddle sectors, takes 10 wavefronts for 4 rows where an XOR-swizzled one takes 4, and
+//   16-byte pieces 32 bytes apart take one wavefront each. This, too, is the simplest rule that
+//   fits the measured rows.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -36,12 +48,49 @@ long long Analysis::ideal() const {
   return total;
 }
 
+std::string Instruction::name() const {
+  switch (op) {
+    case Op::load: return "ld";
+    case Op::store: return "st";
+    case Op::cp_async_ca: return "cp.async.ca";
+    case Op::cp_async_cg: return "cp.async.cg";
+    case Op::ldmatrix:
+    case Op::stmatrix:
+      return fmt::format("{}.x{}{}", op == Op::ldmatrix ? "ldmatrix" : "stmatrix", matrices, trans ? ".trans" : "");
+  }
+  return "";
+}
+
+Instruction parse_instruction(std::string_view text) {
+  if (text == "ld") return {Op::load};
+  if (text == "st") return {Op::store};
+  if (text == "cp.async.ca") return {Op::cp_async_ca};
+  if (text == "cp.async.cg") return {Op::cp_async_cg};
+  for (const Op op : {Op::ldmatrix, Op::stmatrix})
+    for (const int matrices : {1, 2, 4})
+      for (const bool trans : {false, true})
+        if (const Instruction in{op, matrices, trans}; in.name() == text) return in;
+  throw UsageError(fmt::format("--instruction {}: one of ld, st, cp.async.ca, cp.async.cg, ldmatrix.x1|x2|x4[.trans], "
+                               "stmatrix.x1|x2|x4[.trans]",
+                               text));
+}
+
 void validate(const Access& a) {
+  const Instruction& in = a.instruction;
+  if (in.matrix() && a.width != 16)
+    throw UsageError(fmt::format("--width {}: {} moves 16-byte rows, one a lane", a.width, in.name()));
+  if (in.op == Op::cp_async_ca && a.width != 4 && a.width != 8 && a.width != 16)
+    throw UsageError(fmt::format("--width {}: cp.async.ca copies 4, 8 or 16 bytes", a.width));
+  if (in.op == Op::cp_async_cg && a.width != 16)
+    throw UsageError(fmt::format("--width {}: cp.async.cg copies 16 bytes", a.width));
   if (a.width != 1 && a.width != 2 && a.width != 4 && a.width != 8 && a.width != 16)
     throw UsageError(fmt::format("--width {}: must be 1, 2, 4, 8 or 16 bytes", a.width));
   if (a.block.x < 1 || a.block.y < 1 || a.block.z < 1 || a.block.threads() > 1024)
     throw UsageError(fmt::format("--block {},{},{}: each dimension at least 1, at most 1024 threads",
                                  a.block.x, a.block.y, a.block.z));
+  if (in.matrix() && a.block.threads() % kWarp != 0)
+    throw UsageError(fmt::format("--block {},{},{}: {} is executed by whole warps, and {} threads are not",
+                                 a.block.x, a.block.y, a.block.z, in.name(), a.block.threads()));
 }
 
 namespace {
@@ -136,15 +185,54 @@ void record(const Service& s, Split split, WarpResult& w) {
   w.phases.push_back(std::move(phase));
 }
 
+// cp.async.cg (see the rules at the top): one wavefront per 128-byte line holding sectors the
+// quarter writes whole, one per sector it writes in part. `lanes` have distinct addresses.
+void record_bypass(const std::vector<int>& lanes, const std::vector<std::int64_t>& address, Split split,
+                   WarpResult& w) {
+  constexpr std::int64_t kSector = 32;
+  constexpr std::int64_t kLine = 128;
+  std::map<std::int64_t, std::vector<int>> sectors;  // sector -> its lanes
+  for (const int lane : lanes) sectors[address[static_cast<std::size_t>(lane)] / kSector].push_back(lane);
+  std::map<std::int64_t, std::vector<int>> whole;  // line -> lanes writing whole sectors of it
+  std::vector<std::vector<int>> wavefronts;
+  int partial = 0;
+  for (const auto& [sector, writers] : sectors) {
+    if (writers.size() * 16 == kSector) {
+      auto& line = whole[sector * kSector / kLine];
+      line.insert(line.end(), writers.begin(), writers.end());
+    } else {
+      wavefronts.push_back(writers);
+      ++partial;
+    }
+  }
+  for (const auto& [line, writers] : whole) wavefronts.push_back(writers);
+  const auto distinct_bytes = static_cast<std::int64_t>(lanes.size()) * 16;
+  const int ideal = static_cast<int>((distinct_bytes + kLine - 1) / kLine);
+  Phase phase{lanes.front(), static_cast<int>(lanes.size()), static_cast<int>(wavefronts.size()), ideal, split, {}};
+  phase.partial_sectors = partial;
+  for (const auto& writers : wavefronts) {
+    std::vector<int> banks(kBanks, -1);
+    for (const int lane : writers)
+      for (int i = 0; i < 4; ++i)
+        banks[static_cast<std::size_t>((address[static_cast<std::size_t>(lane)] / kBankBytes + i) % kBanks)] = lane;
+    phase.grid.push_back(std::move(banks));
+  }
+  w.wavefronts += phase.wavefronts;
+  w.phases.push_back(std::move(phase));
+}
+
 }  // namespace
 
 Analysis analyze(const Access& a) {
   validate(a);
   const int threads = a.block.threads();
-  const int phase_lanes = a.width <= kBankBytes ? kWarp : kWarp * kBankBytes / a.width;
+  const bool matrix = a.instruction.matrix();
+  // A matrix instruction reads or writes one 8x8 matrix (8 rows of 16 bytes) per phase.
+  const int phase_lanes = matrix ? 8 : a.width <= kBankBytes ? kWarp : kWarp * kBankBytes / a.width;
   Analysis result;
   for (int warp = 0; warp * kWarp < threads; ++warp) {
-    WarpResult w{warp, std::min(kWarp, threads - warp * kWarp), 0, 0, 1, {}, {}};
+    const int lanes = std::min({kWarp, threads - warp * kWarp, a.instruction.address_lanes()});
+    WarpResult w{warp, lanes, 0, 0, 1, {}, {}};
     std::vector<std::int64_t> address(static_cast<std::size_t>(w.active_lanes));
     for (int lane = 0; lane < w.active_lanes; ++lane)
       address[static_cast<std::size_t>(lane)] = address_of(a, warp * kWarp + lane, warp, lane);
@@ -155,6 +243,24 @@ Analysis analyze(const Access& a) {
       std::vector<int> lanes;
       for (int lane = first; lane < std::min(first + phase_lanes, w.active_lanes); ++lane) lanes.push_back(lane);
       phases.push_back(std::move(lanes));
+    }
+    if (a.instruction.op == Op::cp_async_cg) {
+      // Lanes writing the same 16 bytes: one of them writes.
+      std::set<std::int64_t> seen;
+      for (std::size_t p = 0; p < phases.size(); ++p) {
+        std::vector<int> writers;
+        for (const int lane : phases[p])
+          if (seen.insert(address[static_cast<std::size_t>(lane)]).second) writers.push_back(lane);
+        if (!writers.empty()) record_bypass(writers, address, w.phases.empty() ? Split::none : Split::quarters, w);
+      }
+      result.warps.push_back(std::move(w));
+      continue;
+    }
+    if (matrix) {
+      for (std::size_t p = 0; p < phases.size(); ++p)
+        record(serve(phases[p], address, a.width), p == 0 ? Split::none : Split::matrices, w);
+      result.warps.push_back(std::move(w));
+      continue;
     }
     // Phases 2k and 2k+1 of a wide access may share wavefronts; narrow accesses have one phase.
     for (std::size_t p = 0; p < phases.size(); p += 2) {
@@ -190,6 +296,8 @@ std::string_view split_reason(Split split) {
     case Split::half_warps: return "16-byte accesses serve each half-warp in wavefronts of its own";
     case Split::merge_conflict: return "8-byte accesses: the two half-warps together would conflict";
     case Split::lane_groups: return "16-byte accesses: 4 consecutive lanes ask for more than two words";
+    case Split::matrices: return "ldmatrix and stmatrix serve one 8x8 matrix at a time";
+    case Split::quarters: return "cp.async.cg writes each quarter-warp on its own";
   }
   return "";
 }

@@ -30,7 +30,7 @@ int split_cost(const WarpResult& w) {
 }
 
 // Why the warp needs more than its ideal, in words; "-" when it does not.
-std::string why(const WarpResult& w) {
+std::string why(const WarpResult& w, const Instruction& in) {
   std::vector<std::string> parts;
   if (const int cost = split_cost(w); cost > 0) {
     std::set<std::string_view> reasons;
@@ -39,7 +39,18 @@ std::string why(const WarpResult& w) {
     parts.push_back(fmt::format("+{} split: {}", cost, fmt::join(reasons, "; ")));
   }
   int conflicts = 0;
-  for (const auto& p : w.phases) conflicts += p.wavefronts - p.ideal;
+  int sector_cost = 0;
+  int partial = 0;
+  int lines = 0;
+  for (const auto& p : w.phases) {
+    (in.op == Op::cp_async_cg ? sector_cost : conflicts) += p.wavefronts - p.ideal;
+    partial += p.partial_sectors;
+    lines += p.wavefronts - p.partial_sectors;
+  }
+  if (sector_cost > 0)
+    parts.push_back(fmt::format("+{} sector layout: cp.async.cg writes whole 32-byte sectors one 128-byte line a "
+                                "wavefront ({} lines) and each sector written in part on its own ({})",
+                                sector_cost, lines, partial));
   if (conflicts > 0) {
     std::string banks;
     for (std::size_t i = 0; i < w.collisions.size() && i < 3; ++i) {
@@ -57,16 +68,22 @@ std::string why(const WarpResult& w) {
 }  // namespace
 
 std::string render_table(const Access& access, const Analysis& analysis, int map_warp) {
+  const Instruction& in = access.instruction;
+  const std::string what = in.op == Op::load || in.op == Op::store
+                               ? fmt::format("{}-byte accesses", access.width)
+                           : in.matrix() ? fmt::format("{} (16-byte rows, {} lanes give addresses)", in.name(),
+                                                       in.address_lanes())
+                                         : fmt::format("{} of {} bytes", in.name(), access.width);
   std::string out = fmt::format(
-      "'{}' ({}), block {}x{}x{}, {}-byte accesses: {} wavefronts for {} ideal ({:.2f}x)\n",
+      "'{}' ({}), block {}x{}x{}, {}: {} wavefronts for {} ideal ({:.2f}x)\n",
       access.expression.text(), access.bytes ? "byte address" : "element index", access.block.x,
-      access.block.y, access.block.z, access.width, analysis.wavefronts(), analysis.ideal(),
+      access.block.y, access.block.z, what, analysis.wavefronts(), analysis.ideal(),
       static_cast<double>(analysis.wavefronts()) / static_cast<double>(analysis.ideal()));
   out += fmt::format("{:>7} {:>6} {:>11} {:>6} {:>5}  {}\n", "warp", "lanes", "wavefronts", "ideal", "ways",
                      "why more than ideal");
   // Consecutive warps whose rows differ at most in the banks named are shown once.
-  const auto row = [](const WarpResult& w) {
-    return fmt::format("{:>6} {:>11} {:>6} {:>5}  {}", w.active_lanes, w.wavefronts, w.ideal, w.ways, why(w));
+  const auto row = [&](const WarpResult& w) {
+    return fmt::format("{:>6} {:>11} {:>6} {:>5}  {}", w.active_lanes, w.wavefronts, w.ideal, w.ways, why(w, access.instruction));
   };
   const std::regex bank_number(R"(bank \d+)");
   const auto pattern = [&](const WarpResult& w) { return std::regex_replace(row(w), bank_number, "bank #"); };
@@ -93,17 +110,18 @@ std::string render_json(const Access& access, const Analysis& analysis, int map_
     nlohmann::json phases = nlohmann::json::array();
     for (const auto& p : w.phases)
       phases.push_back({{"first_lane", p.first_lane}, {"lanes", p.lanes}, {"wavefronts", p.wavefronts},
-                        {"ideal", p.ideal},
+                        {"ideal", p.ideal}, {"partial_sectors", p.partial_sectors},
                         {"split", p.split == Split::none ? nlohmann::json() : nlohmann::json(split_reason(p.split))}});
     nlohmann::json collisions = nlohmann::json::array();
     for (const auto& c : w.collisions)
       collisions.push_back({{"bank", c.bank}, {"phase", c.phase}, {"lanes", c.lanes}, {"words", c.words}});
     warps.push_back({{"warp", w.warp}, {"lanes", w.active_lanes}, {"wavefronts", w.wavefronts},
                      {"ideal", w.ideal}, {"ways", w.ways}, {"split_wavefronts", split_cost(w)},
-                     {"why", why(w)}, {"phases", phases}, {"collisions", collisions}});
+                     {"why", why(w, access.instruction)}, {"phases", phases}, {"collisions", collisions}});
   }
   nlohmann::json doc{{"expression", access.expression.text()},
                      {"block", {access.block.x, access.block.y, access.block.z}},
+                     {"instruction", access.instruction.name()},
                      {"width", access.width},
                      {"bytes", access.bytes},
                      {"base", access.base},

@@ -39,6 +39,7 @@ struct BanksOptions {
   std::string expression;
   std::vector<std::string> block{"32"};
   int width = 4;
+  std::string instruction = "ld";
   bool bytes = false;
   long long base = 0;
   bool map = false;
@@ -93,7 +94,7 @@ std::vector<std::string> expressions_as_options(int argc, const char* const* arg
   while (banks != args.end() && ((*banks)[0] == '-' || (banks != args.begin() && *(banks - 1) == "--device")))
     ++banks;
   if (banks != args.end() && *banks != "banks") banks = args.end();
-  const std::vector<std::string_view> with_value{"--block", "--width", "--base", "--warp", "--format"};
+  const std::vector<std::string_view> with_value{"--block", "--width", "--instruction", "--base", "--warp", "--format"};
   for (auto it = banks == args.end() ? args.end() : banks + 1; it != args.end(); ++it) {
     if (std::find(with_value.begin(), with_value.end(), *it) != with_value.end()) {
       if (it + 1 != args.end()) ++it;
@@ -204,7 +205,7 @@ int cmd_sum(const Options& opt, std::ostream& out) {
 }
 
 // CPU only.
-int cmd_banks(const Options& opt, bool warp_given, std::ostream& out) {
+int cmd_banks(const Options& opt, bool warp_given, bool width_given, std::ostream& out) {
   const BanksOptions& b = opt.banks;
   const std::vector<std::string> dims = split_list(b.block, "--block");
   if (dims.size() > 3) throw UsageError("--block takes X, X,Y or X,Y,Z");
@@ -218,8 +219,11 @@ int cmd_banks(const Options& opt, bool warp_given, std::ostream& out) {
   }
   block.resize(3, 1);
   if (warp_given && !b.map) throw UsageError("--warp chooses the warp that --map draws: add --map");
-  const banks::Access access{banks::Expression::parse(b.expression), {block[0], block[1], block[2]}, b.width,
-                             b.bytes, b.base};
+  const banks::Instruction instruction = banks::parse_instruction(b.instruction);
+  // Matrix rows and the L1-bypassing copy are 16 bytes whatever the width says by default.
+  const bool sixteen = instruction.matrix() || instruction.op == banks::Op::cp_async_cg;
+  const banks::Access access{banks::Expression::parse(b.expression), {block[0], block[1], block[2]},
+                             sixteen && !width_given ? 16 : b.width, b.bytes, b.base, instruction};
   require_format(b.format, {"table", "json"});
   const banks::Analysis analysis = banks::analyze(access);
   if (b.map && (b.warp < 0 || b.warp >= static_cast<int>(analysis.warps.size())))
@@ -312,7 +316,13 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
                    "Element index (or byte address with --bytes) as an expression of tx, ty, tz")
       ->required();
   banks_cmd->add_option("--block", opt.banks.block, "Block shape X[,Y[,Z]]")->expected(1)->capture_default_str();
-  banks_cmd->add_option("--width", opt.banks.width, "Bytes per access: 1, 2, 4, 8, 16")->capture_default_str();
+  auto* width = banks_cmd->add_option("--width", opt.banks.width, "Bytes per access: 1, 2, 4, 8, 16 (16 for ldmatrix, "
+                                      "stmatrix and cp.async.cg)")->capture_default_str();
+  banks_cmd
+      ->add_option("--instruction", opt.banks.instruction,
+                   "ld, st, ldmatrix.x1|x2|x4[.trans] and stmatrix.x1|x2|x4[.trans] (lane l gives the address of "
+                   "row l % 8 of matrix l / 8), cp.async.ca, cp.async.cg")
+      ->capture_default_str();
   banks_cmd->add_flag("--bytes", opt.banks.bytes, "The expression is a byte address");
   banks_cmd->add_option("--base", opt.banks.base, "Byte offset added to every address");
   banks_cmd->add_flag("--map", opt.banks.map, "Draw the banks of one warp: banks across, wavefronts down");
@@ -355,7 +365,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
     if (*list) return cmd_list(opt, out);
     if (*info) return cmd_info(opt, out);
     if (*sum) return cmd_sum(opt, out);
-    if (*banks_cmd) return cmd_banks(opt, warp->count() > 0, out);
+    if (*banks_cmd) return cmd_banks(opt, warp->count() > 0, width->count() > 0, out);
     if (*explain_cmd) return cmd_explain(opt, out);
     return cmd_bench(opt, out, err, err_is_terminal);
   } catch (const UsageError& e) {

@@ -127,25 +127,30 @@ std::string render(const VariantInfo& v, const Shape& shape, DType type, const A
                         occ.kernel->name, occ.kernel->arch, occ.kernel->registers, occ.kernel->static_smem,
                         occ.kernel->stack_bytes, occ.kernel->spill_bytes);
   text += fmt::format("at {} ({}): {:.0f} blocks\n", shape.label(), dtype_name(type), model.blocks);
-  text += fmt::format("  {:<52} {:>2} {:>5} {:>10} {:>10} {:>14}\n", "shared-memory instruction", "op", "bytes",
+  text += fmt::format("  {:<44} {:<17} {:>5} {:>10} {:>10} {:>14}\n", "shared-memory instruction", "op", "bytes",
                       "per block", "wavefr/warp", "total wavefr");
   nlohmann::json accesses = nlohmann::json::array();
   for (const auto& a : model.accesses) {
     const banks::Analysis an = banks::analyze(a.access);
     const double per_warp = static_cast<double>(an.wavefronts()) / static_cast<double>(an.warps.size());
     const double total = static_cast<double>(an.wavefronts()) * a.per_block * model.blocks;
-    text += fmt::format("  {:<52} {:>2} {:>5} {:>10.0f} {:>10.2f} {:>14.0f}\n", a.what.substr(0, 52), a.op,
+    const banks::Instruction& in = a.access.instruction;
+    const std::string op = in.op == banks::Op::load || in.op == banks::Op::store ? a.op : in.name();
+    text += fmt::format("  {:<44} {:<17} {:>5} {:>10.0f} {:>10.2f} {:>14.0f}\n", a.what.substr(0, 44), op,
                         a.access.width, a.per_block, per_warp, total);
     text += fmt::format("      {}  (block {}x{}x{}, ideal {:.2f}/warp)\n", a.access.expression.text(),
                         a.access.block.x, a.access.block.y, a.access.block.z,
                         static_cast<double>(an.ideal()) / static_cast<double>(an.warps.size()));
-    accesses.push_back({{"what", a.what}, {"op", a.op}, {"expression", a.access.expression.text()},
+    accesses.push_back({{"what", a.what}, {"op", a.op}, {"instruction", in.name()},
+                        {"expression", a.access.expression.text()},
                         {"block", {a.access.block.x, a.access.block.y, a.access.block.z}},
                         {"width", a.access.width}, {"per_block", a.per_block},
                         {"wavefronts_per_warp", per_warp}, {"total_wavefronts", total}});
   }
-  text += fmt::format("predicted shared wavefronts: loads {} (ideal {}), stores {} (ideal {})\n",
-                      p.ld_wavefronts, p.ld_ideal, p.st_wavefronts, p.st_ideal);
+  text += fmt::format("predicted shared wavefronts: loads {} (ideal {}), stores {} (ideal {}){}\n",
+                      p.ld_wavefronts, p.ld_ideal, p.st_wavefronts, p.st_ideal,
+                      p.cp_wavefronts > 0 ? fmt::format(", cp.async writes {} (ideal {})", p.cp_wavefronts, p.cp_ideal)
+                                          : std::string());
   if (model.global_bytes > 0)
     text += fmt::format("global memory: {}; {:.3g} bytes requested", model.traffic, model.global_bytes);
   else
@@ -162,7 +167,9 @@ std::string render(const VariantInfo& v, const Shape& shape, DType type, const A
     const double conflicts = static_cast<double>(p.ld_wavefronts - p.ld_ideal + p.st_wavefronts - p.st_ideal) * scale;
     const int max_warps = arch.max_threads_per_sm / 32;
     const double occupancy_pct = 100.0 * occ.blocks * ((model.block.threads() + 31) / 32) / max_warps;
-    const bool ok = within_tolerance(ld, measured->ld_wavefronts, st, measured->st_wavefronts);
+    const double cp = static_cast<double>(p.cp_wavefronts) * scale;
+    const bool ok = within_tolerance(ld, measured->ld_wavefronts, st, measured->st_wavefronts) &&
+                    copies_within_tolerance(cp, measured->cp_wavefronts);
     const auto ratio = [](double a, double b) { return b > 0 ? fmt::format("{:.3f}", a / b) : std::string("-"); };
     text += fmt::format("measured with Nsight Compute: {}, {:.0f} blocks{}\n", measured->kernel, measured->grid_blocks,
                         scale != 1.0 ? fmt::format(" (the model, per block, scaled by {:.0f})", scale) : "");
@@ -171,6 +178,8 @@ std::string render(const VariantInfo& v, const Shape& shape, DType type, const A
                         ratio(ld, measured->ld_wavefronts));
     text += fmt::format("  {:<32} {:>16.0f} {:>16.0f} {:>10}\n", "shared store wavefronts", st, measured->st_wavefronts,
                         ratio(st, measured->st_wavefronts));
+    text += fmt::format("  {:<32} {:>16.0f} {:>16.0f} {:>10}\n", "cp.async write wavefronts", cp,
+                        measured->cp_wavefronts, ratio(cp, measured->cp_wavefronts));
     const double measured_conflicts = measured->ld_conflicts + measured->st_conflicts;
     text += fmt::format("  {:<32} {:>16.0f} {:>16.0f} {:>10}\n", "bank conflicts (extra wavefronts)", conflicts,
                         measured_conflicts, ratio(conflicts, measured_conflicts));
@@ -181,7 +190,8 @@ std::string render(const VariantInfo& v, const Shape& shape, DType type, const A
     std::vector<std::string> stalls;
     for (const auto& [name, cycles] : measured->stalls) stalls.push_back(fmt::format("{} {:.2f}", name, cycles));
     text += fmt::format("  top stalls (warps stalled per issue): {}\n", fmt::join(stalls, ", "));
-    text += fmt::format("  within the model's tolerance (loads within 5%, stores 1% above to 16% below): {}\n",
+    text += fmt::format("  within the model's tolerance (loads and modelled cp.async writes within 5%, stores 1% "
+                        "above to 16% below): {}\n",
                         ok ? "yes" : "NO");
     nlohmann::json stall_doc = nlohmann::json::object();
     for (const auto& [name, cycles] : measured->stalls) stall_doc[name] = cycles;
@@ -190,6 +200,7 @@ std::string render(const VariantInfo& v, const Shape& shape, DType type, const A
                        {"model_scale", scale},
                        {"ld_wavefronts", {{"predicted", ld}, {"measured", measured->ld_wavefronts}}},
                        {"st_wavefronts", {{"predicted", st}, {"measured", measured->st_wavefronts}}},
+                       {"cp_wavefronts", {{"predicted", cp}, {"measured", measured->cp_wavefronts}}},
                        {"bank_conflicts", {{"predicted", conflicts}, {"measured", measured_conflicts}}},
                        {"bytes", {{"requested", model.global_bytes}, {"dram", measured->dram_bytes}}},
                        {"occupancy_pct", {{"theoretical", occupancy_pct}, {"achieved", measured->achieved_occupancy_pct}}},
@@ -215,7 +226,8 @@ std::string render(const VariantInfo& v, const Shape& shape, DType type, const A
                   {"blocks", model.blocks},
                   {"accesses", accesses},
                   {"predicted", {{"ld_wavefronts", p.ld_wavefronts}, {"ld_ideal", p.ld_ideal},
-                                 {"st_wavefronts", p.st_wavefronts}, {"st_ideal", p.st_ideal}}},
+                                 {"st_wavefronts", p.st_wavefronts}, {"st_ideal", p.st_ideal},
+                                 {"cp_wavefronts", p.cp_wavefronts}, {"cp_ideal", p.cp_ideal}}},
                   {"global_bytes", model.global_bytes},
                   {"flops", model.flops},
                   {"traffic", model.traffic},

@@ -24,6 +24,8 @@ namespace {
 
 constexpr const char* kLd = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
 constexpr const char* kSt = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
+// The writes of cp.async (LDGSTS), counted neither as loads nor as stores.
+constexpr const char* kCp = "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum";
 constexpr const char* kLdConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
 constexpr const char* kStConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
 constexpr const char* kDramRead = "dram__bytes_read.sum";
@@ -81,8 +83,8 @@ std::string why_cannot_measure() {
 }
 
 Measurement measure(const VariantInfo& v, const Shape& shape, DType type, const AccessModel& model, int device) {
-  std::string metrics = fmt::format("{},{},{},{},{},{},{},{}", kLd, kSt, kLdConflicts, kStConflicts, kDramRead,
-                                    kDramWrite, kOccupancy, kGrid);
+  std::string metrics = fmt::format("{},{},{},{},{},{},{},{},{}", kLd, kSt, kCp, kLdConflicts, kStConflicts,
+                                    kDramRead, kDramWrite, kOccupancy, kGrid);
   for (const char* stall : kStalls) metrics += fmt::format(",{}{}_per_issue_active.ratio", kStallPrefix, stall);
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   const std::string command = fmt::format(
@@ -136,8 +138,8 @@ Measurement measure(const VariantInfo& v, const Shape& shape, DType type, const 
   });
   const auto& m = best->second.second;
   const auto get = [&](const char* name) { return m.contains(name) ? m.at(name) : std::nan(""); };
-  Measurement out{best->second.first, get(kGrid), get(kLd), get(kSt), get(kLdConflicts), get(kStConflicts),
-                  get(kDramRead) + get(kDramWrite), get(kOccupancy), {}};
+  Measurement out{best->second.first, get(kGrid), get(kLd), get(kSt), get(kCp), get(kLdConflicts),
+                  get(kStConflicts), get(kDramRead) + get(kDramWrite), get(kOccupancy), {}};
   for (const char* stall : kStalls)
     out.stalls.emplace_back(stall, get(fmt::format("{}{}_per_issue_active.ratio", kStallPrefix, stall).c_str()));
   std::sort(out.stalls.begin(), out.stalls.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
@@ -149,6 +151,10 @@ bool within_tolerance(double predicted_ld, double measured_ld, double predicted_
   const bool loads = measured_ld == 0 ? predicted_ld == 0 : std::abs(predicted_ld / measured_ld - 1) <= 0.05;
   const bool stores = measured_st / 1.16 <= predicted_st && predicted_st <= 1.01 * measured_st;
   return loads && stores;
+}
+
+bool copies_within_tolerance(double predicted, double measured) {
+  return predicted == 0 || (measured > 0 && std::abs(predicted / measured - 1) <= 0.05);
 }
 
 }  // namespace smemlab::explain

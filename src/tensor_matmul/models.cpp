@@ -31,11 +31,23 @@ AccessModel mma_tiles(const Shape& s, DType input, const TileShape& t) {
   model.blocks = std::ceil(m / t.bm) * std::ceil(n / t.bn);
   const int mi = t.wm / 16;
   const int ni = t.wn / 8;
-  // ldmatrix.x4 reads four 8-row phases of 16 bytes a lane, like a 16-byte load: lane l gives
-  // row l % 16 of its tile, chunk l / 16.
+  // The stage copies: thread i writes 16-byte chunk i % C of row i / C (C chunks a row), one
+  // pass of threads / C rows after another; every pass starts on a 128-byte line, so each has the
+  // first pass's pattern.
+  const int a_passes = t.bm * 8 / threads;
+  const std::string a_copy = t.swizzled ? "(tx/8)*8 + ((tx%8) ^ ((tx/8)%8))" : "(tx/8)*9 + tx%8";
+  model.accesses.push_back(counted_access("A stage copy (cp.async.cg)", {banks::Op::cp_async_cg}, a_copy,
+                                          model.block, steps * a_passes));
+  const int b_passes = k_step * b_chunks / threads;
+  const std::string b_swizzle = tf32 ? fmt::format("(((tx/{0})%4)*2)", b_chunks) : fmt::format("((tx/{})%8)", b_chunks);
+  const std::string b_copy = t.swizzled ? fmt::format("(tx/{0})*{0} + ((tx%{0}) ^ {1})", b_chunks, b_swizzle)
+                                        : fmt::format("(tx/{})*{} + tx%{}", b_chunks, b_row, b_chunks);
+  model.accesses.push_back(counted_access("B stage copy (cp.async.cg)", {banks::Op::cp_async_cg}, b_copy,
+                                          model.block, steps * b_passes));
+  // ldmatrix.x4: lane l gives row l % 16 of its tile, chunk l / 16.
   const std::string a_expr = t.swizzled ? "(tx%16)*8 + (((tx%32)/16) ^ (tx%8))" : "(tx%16)*9 + (tx%32)/16";
-  model.accesses.push_back(counted_access("A fragments (ldmatrix.x4)", "ld", a_expr, model.block, 16,
-                                          steps * mmas_per_step * mi));
+  model.accesses.push_back(counted_access("A fragments (ldmatrix.x4)", {banks::Op::ldmatrix, 4}, a_expr,
+                                          model.block, steps * mmas_per_step * mi));
   if (tf32) {
     // B(k = l % 4, n = l / 4), 4 bytes a lane, twice per mma (rows k and k + 4).
     const int words = b_row * 4;
@@ -47,14 +59,15 @@ AccessModel mma_tiles(const Shape& s, DType input, const TileShape& t) {
   } else {
     const std::string b_expr = t.swizzled ? fmt::format("(tx%16)*{} + (((tx%32)/16) ^ (tx%8))", b_row)
                                           : fmt::format("(tx%16)*{} + (tx%32)/16", b_row);
-    model.accesses.push_back(counted_access("B fragments (ldmatrix.x4.trans)", "ld", b_expr, model.block, 16,
-                                            steps * mmas_per_step * ni / 2));
+    model.accesses.push_back(counted_access("B fragments (ldmatrix.x4.trans)", {banks::Op::ldmatrix, 4, true},
+                                            b_expr, model.block, steps * mmas_per_step * ni / 2));
   }
   model.flops = 2 * m * n * k;
   model.global_bytes = model.blocks * steps * (t.bm + t.bn) * 128.0 + m * n * 4;
   model.traffic = fmt::format("K/{} elements of A and K/{} of B per output ({}x{} tile)", t.bn, t.bm, t.bm, t.bn);
-  model.notes = "Tiles are written by cp.async (LDGSTS): not counted as shared-memory stores. "
-                "ldmatrix is counted as a 16-byte load of the 32 row addresses its lanes give.";
+  model.notes = "The stage copies are those of operands with 16-byte-aligned rows (cp.async.cg); a last partial "
+                "K-step or unaligned rows copy through registers, not counted. The hardware counts cp.async "
+                "writes apart from stores.";
   return model;
 }
 

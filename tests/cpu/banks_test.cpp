@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -93,10 +94,13 @@ TEST(BankAnalyzer, ReproducesEveryMeasuredPattern) {
   ASSERT_TRUE(file) << "missing tests/data/bank_conflicts_h200.csv";
   std::string line;
   std::size_t rows = 0;
+  std::map<std::string, int> instructions_seen;  // "ld", "ldmatrix", "cp.async", ...
   while (std::getline(file, line)) {
     if (line.empty() || line[0] == '#' || line.rfind("name,", 0) == 0) continue;
     // name,op,"expression",block,width,bytes,instructions,wavefronts (the expression may hold commas)
-    const auto q1 = line.find(',', line.find(',') + 1);
+    const auto q0 = line.find(',');
+    const auto q1 = line.find(',', q0 + 1);
+    const std::string op = line.substr(q0 + 1, q1 - q0 - 1);
     std::string rest;
     std::string expression;
     if (line[q1 + 1] == '"') {
@@ -121,12 +125,16 @@ TEST(BankAnalyzer, ReproducesEveryMeasuredPattern) {
     std::getline(fields, measured, ',');
     banks::Block b{};
     ASSERT_EQ(std::sscanf(block.c_str(), "%dx%dx%d", &b.x, &b.y, &b.z), 3) << line;
-    const auto analysis = banks::analyze({Expression::parse(expression), b, std::stoi(width), bytes == "1", 0});
+    const auto analysis = banks::analyze(
+        {Expression::parse(expression), b, std::stoi(width), bytes == "1", 0, banks::parse_instruction(op)});
     EXPECT_EQ(analysis.wavefronts(), std::stoll(measured)) << line;
     EXPECT_EQ(static_cast<long long>(analysis.warps.size()), std::stoll(instructions)) << line;
     ++rows;
+    ++instructions_seen[op.substr(0, op.find('.', 3))];
   }
   EXPECT_GE(rows, 40U);
+  // The table covers the tensor-core instructions, not only plain loads and stores.
+  for (const char* op : {"ld", "st", "ldmatrix", "stmatrix", "cp.async"}) EXPECT_GE(instructions_seen[op], 5) << op;
 }
 
 TEST(BanksCli, TableJsonMapAndErrors) {
@@ -166,6 +174,37 @@ TEST(BanksCli, TableJsonMapAndErrors) {
 }
 
 // Every wavefront past the ideal has its reason, per phase, in the table and the JSON.
+TEST(BanksCli, TensorCoreInstructions) {
+  using smemlab::testing::run_cli;
+  // ldmatrix: 16-byte rows without --width; the same rows for both matrices of an .x2 still take
+  // two wavefronts, named as matrices served apart.
+  const auto x2 = run_cli({"banks", "tx%8", "--instruction", "ldmatrix.x2", "--format", "json"});
+  ASSERT_EQ(x2.status, 0) << x2.err;
+  const auto doc = nlohmann::json::parse(x2.out);
+  EXPECT_EQ(doc["instruction"], "ldmatrix.x2");
+  EXPECT_EQ(doc["width"], 16);
+  EXPECT_EQ(doc["summary"]["wavefronts"], 2);
+  EXPECT_EQ(doc["warps"][0]["lanes"], 16);  // only lanes 0-15 give addresses
+  EXPECT_EQ(doc["warps"][0]["phases"][1]["split"], "ldmatrix and stmatrix serve one 8x8 matrix at a time");
+  // cp.async.cg: pieces 32 bytes apart are partial sectors, not bank conflicts.
+  const auto cg = run_cli({"banks", "tx*2", "--instruction", "cp.async.cg"});
+  EXPECT_NE(cg.out.find("32 wavefronts for 4 ideal"), std::string::npos) << cg.out;
+  EXPECT_NE(cg.out.find("each sector written in part on its own (32)"), std::string::npos) << cg.out;
+  EXPECT_EQ(cg.out.find("bank conflict"), std::string::npos) << cg.out;
+  // The same pattern through cp.async.ca is a 16-byte store: 2-way conflicts in each quarter.
+  const auto ca = run_cli({"banks", "tx*2", "--instruction", "cp.async.ca", "--width", "16"});
+  EXPECT_NE(ca.out.find("8 wavefronts for 4 ideal"), std::string::npos) << ca.out;
+  // Bad combinations are usage errors, before any analysis.
+  for (const std::vector<std::string> args : {std::vector<std::string>{"banks", "tx", "--instruction", "ldmatrix.x3"},
+                                              {"banks", "tx", "--instruction", "ldmatrix.x4", "--width", "8"},
+                                              {"banks", "tx", "--instruction", "cp.async.cg", "--width", "4"},
+                                              {"banks", "tx", "--instruction", "stmatrix.x1", "--block", "48"}}) {
+    const auto bad = run_cli(args);
+    EXPECT_EQ(bad.status, 2) << args[3];
+    EXPECT_NE(bad.err.find("--"), std::string::npos) << bad.err;
+  }
+}
+
 TEST(BanksCli, ExtraWavefrontsAreExplained) {
   using smemlab::testing::run_cli;
   // One 16-byte word for all lanes: 2 wavefronts for 1 ideal, because the half-warps are
