@@ -40,11 +40,15 @@ struct VariantInfo {
   std::string_view why_no_model = {};  // ... this says why
   // What the variant launches at a size, for variants that choose by size; null for the rest.
   std::string (*launch_plan)(const Shape& shape, DType type) = nullptr;
+  // Why the variant cannot run on the current device, empty when it can; null for variants
+  // that run wherever their family does.
+  std::string (*unavailable)() = nullptr;
 
   [[nodiscard]] std::string id() const { return std::string(family) + "/" + std::string(name); }
   [[nodiscard]] bool runs(DType type) const {
     return std::find(dtypes.begin(), dtypes.end(), type) != dtypes.end();
   }
+  [[nodiscard]] std::string why_unavailable() const { return unavailable == nullptr ? std::string() : unavailable(); }
 };
 
 // The titles of the tutorials a variant reproduces, quoted and joined: “A”, “B”; empty for none.

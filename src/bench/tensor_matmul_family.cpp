@@ -55,7 +55,15 @@ std::vector<BenchRow> run_typed(const BenchFamily& self, const GemmDims& d, DTyp
     runs.push_back({std::string(v.info.name), [&v, &args, &launch_ctx] { tensor_matmul::gemm(v, args, launch_ctx); }});
   };
   add(tensor_matmul::find("cublas"));
-  for (const auto name : names) add(tensor_matmul::find(name));
+  for (const auto name : names) {
+    const auto& v = tensor_matmul::find(name);
+    if (!v.info.runs(type)) continue;  // the wgmma steps take 2-byte inputs only
+    if (const std::string why = v.info.why_unavailable(); !why.empty()) {
+      ctx.progress(fmt::format("{}: skipped, {}", v.info.id(), why), false);
+      continue;
+    }
+    add(v);
+  }
   const Workload work{.size = gemm_size_label(d),
                       .rate = Rate::tensor_flops(2.0 * d.m * d.n * d.k, ctx.device, type)};
   const GemmReference cpu(d.m, d.n, d.k, to_float(a, mk, ctx.stream), to_float(b, kn, ctx.stream));

@@ -15,6 +15,7 @@
 
 #include "tensor_matmul/mma_gemm.cuh"
 #include "tensor_matmul/models.hpp"
+#include "tensor_matmul/repack.hpp"
 #include "tensor_matmul/variants.hpp"
 
 namespace smemlab::tensor_matmul {
@@ -64,58 +65,6 @@ const TileOption& option_named(std::string_view name) {
   throw std::logic_error("unknown tensor-core tile configuration");
 }
 
-std::size_t round_up(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
-
-// Where an operand's aligned copy lives and its leading dimension; `bytes` 0 when the
-// operand is aligned and used in place.
-struct Repack {
-  int ld = 0;
-  std::size_t bytes = 0;
-};
-
-// The copy's rows start on 128-byte boundaries: each K-step of a row is then one cache line,
-// where 16-byte alignment alone would spread it over two.
-Repack repack_of(const void* p, int rows, int cols, int ld, DType type) {
-  const auto chunk = static_cast<int>(16 / dtype_bytes(type));
-  if (reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % chunk == 0) return {ld, 0};
-  const auto line = 128 / dtype_bytes(type);
-  const int aligned_ld = static_cast<int>(round_up(static_cast<std::size_t>(cols), line));
-  return {aligned_ld, round_up(static_cast<std::size_t>(rows) * aligned_ld * dtype_bytes(type), 256)};
-}
-
-// Each thread has kLoads loads in flight before it stores: a copy of one load and one store
-// at a time waits out the memory latency at every element.
-template <class T>
-__global__ void copy_rows_kernel(const T* src, int ld_src, T* dst, int ld_dst, int rows, int cols) {
-  constexpr int kLoads = 4;
-  const int stride = static_cast<int>(blockDim.x);
-  for (int r = static_cast<int>(blockIdx.x); r < rows; r += static_cast<int>(gridDim.x)) {
-    const T* from = src + static_cast<std::size_t>(r) * ld_src;
-    T* to = dst + static_cast<std::size_t>(r) * ld_dst;
-    for (int c = static_cast<int>(threadIdx.x); c < cols; c += kLoads * stride) {
-      T v[kLoads];
-#pragma unroll
-      for (int u = 0; u < kLoads; ++u) v[u] = c + u * stride < cols ? from[c + u * stride] : T{};
-#pragma unroll
-      for (int u = 0; u < kLoads; ++u)
-        if (c + u * stride < cols) to[c + u * stride] = v[u];
-    }
-  }
-}
-
-void copy_rows(const void* src, int ld_src, void* dst, int ld_dst, int rows, int cols, DType type,
-               cudaStream_t stream) {
-  const auto blocks = static_cast<unsigned>(std::min(rows, 8192));
-  if (dtype_bytes(type) == 2) {
-    copy_rows_kernel<<<blocks, 256, 0, stream>>>(static_cast<const std::uint16_t*>(src), ld_src,
-                                                 static_cast<std::uint16_t*>(dst), ld_dst, rows, cols);
-  } else {
-    copy_rows_kernel<<<blocks, 256, 0, stream>>>(static_cast<const std::uint32_t*>(src), ld_src,
-                                                 static_cast<std::uint32_t*>(dst), ld_dst, rows, cols);
-  }
-  SMEMLAB_LAUNCH_CHECK();
-}
-
 int current_sms() {
   static const int sms = [] {
     int device = 0;
@@ -142,24 +91,8 @@ PlanDevice plan_device() {
 
 void launch_autotuned(const GemmArgs& args, const LaunchContext& ctx) {
   const TileChoice choice = choose_tiles(args.m, args.n, args.k, current_sms());
-  const Repack a = repack_of(args.a, args.m, args.k, args.lda, args.input);
-  const Repack b = repack_of(args.b, args.k, args.n, args.ldb, args.input);
-  GemmArgs g = args;
-  char* scratch = static_cast<char*>(args.workspace);
-  const bool owned = a.bytes + b.bytes > 0 && scratch == nullptr;
-  if (owned) SMEMLAB_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&scratch), a.bytes + b.bytes, ctx.stream));
-  if (a.bytes > 0) {
-    copy_rows(args.a, args.lda, scratch, a.ld, args.m, args.k, args.input, ctx.stream);
-    g.a = scratch;
-    g.lda = a.ld;
-  }
-  if (b.bytes > 0) {
-    copy_rows(args.b, args.ldb, scratch + a.bytes, b.ld, args.k, args.n, args.input, ctx.stream);
-    g.b = scratch + a.bytes;
-    g.ldb = b.ld;
-  }
-  option_named(choice.config).launch(g, ctx.stream, choice.group);
-  if (owned) SMEMLAB_CUDA_CHECK(cudaFreeAsync(scratch, ctx.stream));
+  const AlignedOperands aligned(args, ctx.stream);
+  option_named(choice.config).launch(aligned.args(), ctx.stream, choice.group);
 }
 
 std::string launch_plan(const Shape& s, DType type) {
@@ -208,9 +141,5 @@ TileChoice choose_tiles(int m, int n, int /*k*/, int sms) {
   return {best->name, detail::kRasterGroup};
 }
 
-std::size_t workspace_bytes(const GemmArgs& args) {
-  return detail::repack_of(args.a, args.m, args.k, args.lda, args.input).bytes +
-         detail::repack_of(args.b, args.k, args.n, args.ldb, args.input).bytes;
-}
 
 }  // namespace smemlab::tensor_matmul

@@ -11,7 +11,9 @@
   STEP(mma_swizzled_variant) /* 03 the same from XOR-swizzled tiles: no padding            */ \
   STEP(pipelined_variant)  /* 04 a 3-stage cp.async pipeline, fragments double-buffered    */ \
   STEP(warp_tile_variant)  /* 05 64 x 64 warp tiles, 128 x 256 blocks, rasterised          */ \
-  STEP(autotuned_variant)  /* 06 tiles chosen per shape; unaligned operands repacked       */
+  STEP(autotuned_variant)  /* 06 tiles chosen per shape; unaligned operands repacked       */ \
+  STEP(tma_wgmma_variant)  /* 07 Hopper: TMA into swizzled stages, wgmma, one warpgroup      */ \
+  STEP(warp_specialized_variant) /* 08 a TMA producer, two wgmma consumers, setmaxnreg     */
 
 namespace smemlab::tensor_matmul::detail {
 

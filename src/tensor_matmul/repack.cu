@@ -1,0 +1,100 @@
+// The aligned copies of unaligned operands (repack.hpp): one pass over the operand, each
+// thread keeping several loads in flight.
+#include "tensor_matmul/repack.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "smemlab/error.hpp"
+
+namespace smemlab::tensor_matmul {
+namespace detail {
+namespace {
+
+std::size_t round_up(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
+
+// Where an operand's aligned copy lives and its leading dimension; `bytes` 0 when the
+// operand is aligned and used in place.
+struct Repack {
+  int ld = 0;
+  std::size_t bytes = 0;
+};
+
+// The copy's rows start on 128-byte boundaries: each K-step of a row is then one cache line,
+// where 16-byte alignment alone would spread it over two.
+Repack repack_of(const void* p, int rows, int cols, int ld, DType type) {
+  const auto chunk = static_cast<int>(16 / dtype_bytes(type));
+  if (reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % chunk == 0) return {ld, 0};
+  const auto line = 128 / dtype_bytes(type);
+  const int aligned_ld = static_cast<int>(round_up(static_cast<std::size_t>(cols), line));
+  return {aligned_ld, round_up(static_cast<std::size_t>(rows) * aligned_ld * dtype_bytes(type), 256)};
+}
+
+// Each thread has kLoads loads in flight before it stores: a copy of one load and one store
+// at a time waits out the memory latency at every element.
+template <class T>
+__global__ void copy_rows_kernel(const T* src, int ld_src, T* dst, int ld_dst, int rows, int cols) {
+  constexpr int kLoads = 4;
+  const int stride = static_cast<int>(blockDim.x);
+  for (int r = static_cast<int>(blockIdx.x); r < rows; r += static_cast<int>(gridDim.x)) {
+    const T* from = src + static_cast<std::size_t>(r) * ld_src;
+    T* to = dst + static_cast<std::size_t>(r) * ld_dst;
+    for (int c = static_cast<int>(threadIdx.x); c < cols; c += kLoads * stride) {
+      T v[kLoads];
+#pragma unroll
+      for (int u = 0; u < kLoads; ++u) v[u] = c + u * stride < cols ? from[c + u * stride] : T{};
+#pragma unroll
+      for (int u = 0; u < kLoads; ++u)
+        if (c + u * stride < cols) to[c + u * stride] = v[u];
+    }
+  }
+}
+
+void copy_rows(const void* src, int ld_src, void* dst, int ld_dst, int rows, int cols, DType type,
+               cudaStream_t stream) {
+  const auto blocks = static_cast<unsigned>(std::min(rows, 8192));
+  if (dtype_bytes(type) == 2) {
+    copy_rows_kernel<<<blocks, 256, 0, stream>>>(static_cast<const std::uint16_t*>(src), ld_src,
+                                                 static_cast<std::uint16_t*>(dst), ld_dst, rows, cols);
+  } else {
+    copy_rows_kernel<<<blocks, 256, 0, stream>>>(static_cast<const std::uint32_t*>(src), ld_src,
+                                                 static_cast<std::uint32_t*>(dst), ld_dst, rows, cols);
+  }
+  SMEMLAB_LAUNCH_CHECK();
+}
+
+}  // namespace
+
+AlignedOperands::AlignedOperands(const GemmArgs& args, cudaStream_t stream) : args_(args), stream_(stream) {
+  const Repack a = repack_of(args.a, args.m, args.k, args.lda, args.input);
+  const Repack b = repack_of(args.b, args.k, args.n, args.ldb, args.input);
+  if (a.bytes + b.bytes == 0) return;
+  char* scratch = static_cast<char*>(args.workspace);
+  if (scratch == nullptr) {
+    SMEMLAB_CUDA_CHECK(cudaMallocAsync(&owned_, a.bytes + b.bytes, stream));
+    scratch = static_cast<char*>(owned_);
+  }
+  if (a.bytes > 0) {
+    copy_rows(args.a, args.lda, scratch, a.ld, args.m, args.k, args.input, stream);
+    args_.a = scratch;
+    args_.lda = a.ld;
+  }
+  if (b.bytes > 0) {
+    copy_rows(args.b, args.ldb, scratch + a.bytes, b.ld, args.k, args.n, args.input, stream);
+    args_.b = scratch + a.bytes;
+    args_.ldb = b.ld;
+  }
+}
+
+AlignedOperands::~AlignedOperands() {
+  if (owned_ != nullptr) (void)cudaFreeAsync(owned_, stream_);  // nothing to report from a destructor
+}
+
+}  // namespace detail
+
+std::size_t workspace_bytes(const GemmArgs& args) {
+  return detail::repack_of(args.a, args.m, args.k, args.lda, args.input).bytes +
+         detail::repack_of(args.b, args.k, args.n, args.ldb, args.input).bytes;
+}
+
+}  // namespace smemlab::tensor_matmul
