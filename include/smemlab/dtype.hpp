@@ -46,8 +46,6 @@ inline constexpr DType kDoubleOnly[] = {DType::f64};
 inline constexpr DType kFloatAndDouble[] = {DType::f32, DType::f64};
 // The tensor-core family's input types; C is float for all three.
 inline constexpr DType kTensorInputs[] = {DType::bf16, DType::f16, DType::tf32};
-// Those of 2 bytes (wgmma reads B N-major only for these).
-inline constexpr DType kTensor16BitInputs[] = {DType::bf16, DType::f16};
 
 // The list for a variant with entry points for float, double or both.
 [[nodiscard]] constexpr std::span<const DType> dtypes_for(bool f32, bool f64) {

@@ -52,8 +52,9 @@ void gemm(const TensorVariant& variant, const GemmArgs& args, const LaunchContex
 // Rows of A and B can be copied 16 bytes at a time: aligned bases, and leading dimensions
 // that keep every row aligned.
 [[nodiscard]] bool operands_16b_aligned(const GemmArgs& args);
-// Scratch the autotuned variant needs for these arguments: 0 when the operands are aligned,
-// else room for aligned copies of A and B.
+// Scratch the variants need for these arguments: room for aligned copies of A and B where
+// their rows are not 16-byte aligned, and for tf32 for B's transpose (the wgmma steps read B
+// K-major in tf32); 0 for aligned bf16 or half operands.
 [[nodiscard]] std::size_t workspace_bytes(const GemmArgs& args);
 
 // The autotuned variant's choice for a shape on the current device: a tile configuration by

@@ -10,10 +10,10 @@ struct TileOrigin {
   bool edge;  // the tile reaches past the last row or column of C
 };
 
-__device__ __forceinline__ TileOrigin rastered_tile(int m, int n, int bm, int bn, int group) {
+// The tile of index b in that order (persistent blocks walk several).
+__device__ __forceinline__ TileOrigin rastered_tile_at(int b, int m, int n, int bm, int bn, int group) {
   const int tiles_m = (m + bm - 1) / bm;
   const int tiles_n = (n + bn - 1) / bn;
-  const int b = static_cast<int>(blockIdx.x);
   int tm = b / tiles_n;
   int tn = b % tiles_n;
   if (group > 0) {
@@ -27,6 +27,10 @@ __device__ __forceinline__ TileOrigin rastered_tile(int m, int n, int bm, int bn
   const int row0 = tm * bm;
   const int col0 = tn * bn;
   return {row0, col0, row0 + bm > m || col0 + bn > n};
+}
+
+__device__ __forceinline__ TileOrigin rastered_tile(int m, int n, int bm, int bn, int group) {
+  return rastered_tile_at(static_cast<int>(blockIdx.x), m, n, bm, bn, group);
 }
 
 }  // namespace smemlab::detail

@@ -91,7 +91,7 @@ PlanDevice plan_device() {
 
 void launch_autotuned(const GemmArgs& args, const LaunchContext& ctx) {
   const TileChoice choice = choose_tiles(args.m, args.n, args.k, current_sms());
-  const AlignedOperands aligned(args, ctx.stream);
+  const AlignedOperands aligned(args, ctx);
   option_named(choice.config).launch(aligned.args(), ctx.stream, choice.group);
 }
 

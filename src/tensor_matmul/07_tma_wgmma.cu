@@ -21,10 +21,10 @@ TensorVariant tma_wgmma_variant() {
            .description = "TMA copies into 128-byte-swizzled stages, mbarrier waits, one warpgroup of wgmma on 128x128 tiles",
            .technique = "the copy engine fills shared memory and wgmma reads it directly: no copy or fragment instructions",
            .smem = SmemKind::dynamic_alloc,
-           .dtypes = kTensor16BitInputs,
+           .dtypes = kTensorInputs,
            .why_no_model = "the TMA writes and wgmma reads of swizzled tiles are not modelled yet",
            .unavailable = why_no_wgmma},
-          [](const GemmArgs& g, const LaunchContext& ctx) { launch_wgmma<TmaWgmmaConfig>(g, ctx.stream, kTmaRasterGroup); }};
+          [](const GemmArgs& g, const LaunchContext& ctx) { launch_wgmma<TmaWgmmaConfig>(g, ctx, kTmaRasterGroup); }};
 }
 
 }  // namespace smemlab::tensor_matmul::detail

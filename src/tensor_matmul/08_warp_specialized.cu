@@ -21,11 +21,11 @@ TensorVariant warp_specialized_variant() {
                           "mbarriers, setmaxnreg",
            .technique = "warp specialisation: copies and math in different warps, overlapped through a ring of stages",
            .smem = SmemKind::dynamic_alloc,
-           .dtypes = kTensor16BitInputs,
+           .dtypes = kTensorInputs,
            .why_no_model = "the TMA writes and wgmma reads of swizzled tiles are not modelled yet",
            .unavailable = why_no_wgmma},
           [](const GemmArgs& g, const LaunchContext& ctx) {
-            launch_wgmma<WarpSpecializedConfig>(g, ctx.stream, kSpecializedRasterGroup);
+            launch_wgmma<WarpSpecializedConfig>(g, ctx, kSpecializedRasterGroup);
           }};
 }
 

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 
 #include "smemlab/error.hpp"
+#include "smemlab/transpose.hpp"
 
 namespace smemlab::tensor_matmul {
 namespace detail {
@@ -63,24 +65,39 @@ void copy_rows(const void* src, int ld_src, void* dst, int ld_dst, int rows, int
   SMEMLAB_LAUNCH_CHECK();
 }
 
+// B's transpose (N x K), rows starting on 128-byte boundaries.
+Repack transposed_of(const GemmArgs& g) {
+  const int ld = static_cast<int>(round_up(static_cast<std::size_t>(g.k), 128 / dtype_bytes(g.input)));
+  return {ld, round_up(static_cast<std::size_t>(g.n) * ld * dtype_bytes(g.input), 256)};
+}
+
 }  // namespace
 
-AlignedOperands::AlignedOperands(const GemmArgs& args, cudaStream_t stream) : args_(args), stream_(stream) {
+AlignedOperands::AlignedOperands(const GemmArgs& args, const LaunchContext& ctx, BOperand b_operand)
+    : args_(args), stream_(ctx.stream) {
   const Repack a = repack_of(args.a, args.m, args.k, args.lda, args.input);
-  const Repack b = repack_of(args.b, args.k, args.n, args.ldb, args.input);
+  const Repack b = b_operand == BOperand::transposed ? transposed_of(args)
+                                                     : repack_of(args.b, args.k, args.n, args.ldb, args.input);
   if (a.bytes + b.bytes == 0) return;
   char* scratch = static_cast<char*>(args.workspace);
   if (scratch == nullptr) {
-    SMEMLAB_CUDA_CHECK(cudaMallocAsync(&owned_, a.bytes + b.bytes, stream));
+    SMEMLAB_CUDA_CHECK(cudaMallocAsync(&owned_, a.bytes + b.bytes, ctx.stream));
     scratch = static_cast<char*>(owned_);
   }
   if (a.bytes > 0) {
-    copy_rows(args.a, args.lda, scratch, a.ld, args.m, args.k, args.input, stream);
+    copy_rows(args.a, args.lda, scratch, a.ld, args.m, args.k, args.input, ctx.stream);
     args_.a = scratch;
     args_.lda = a.ld;
   }
-  if (b.bytes > 0) {
-    copy_rows(args.b, args.ldb, scratch + a.bytes, b.ld, args.k, args.n, args.input, stream);
+  if (b_operand == BOperand::transposed) {
+    if (args.input != DType::tf32) throw std::invalid_argument("gemm: B is transposed for tf32 inputs only");
+    auto* out = reinterpret_cast<float*>(scratch + a.bytes);
+    transpose::run(transpose::find("tuned"),
+                   transpose::Args<float>{args.k, args.n, static_cast<const float*>(args.b), args.ldb, out, b.ld}, ctx);
+    args_.b = out;
+    args_.ldb = b.ld;
+  } else if (b.bytes > 0) {
+    copy_rows(args.b, args.ldb, scratch + a.bytes, b.ld, args.k, args.n, args.input, ctx.stream);
     args_.b = scratch + a.bytes;
     args_.ldb = b.ld;
   }
@@ -93,8 +110,9 @@ AlignedOperands::~AlignedOperands() {
 }  // namespace detail
 
 std::size_t workspace_bytes(const GemmArgs& args) {
+  const std::size_t b = detail::repack_of(args.b, args.k, args.n, args.ldb, args.input).bytes;
   return detail::repack_of(args.a, args.m, args.k, args.lda, args.input).bytes +
-         detail::repack_of(args.b, args.k, args.n, args.ldb, args.input).bytes;
+         (args.input == DType::tf32 ? std::max(b, detail::transposed_of(args).bytes) : b);
 }
 
 }  // namespace smemlab::tensor_matmul

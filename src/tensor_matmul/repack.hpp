@@ -8,14 +8,20 @@
 
 #include <cstddef>
 
+#include "smemlab/launch.hpp"
 #include "smemlab/tensor_matmul.hpp"
 
 namespace smemlab::tensor_matmul::detail {
 
-// For the lifetime of the object: args with A and B replaced by aligned copies where needed.
+// How a variant reads B. wgmma takes tf32 operands K-major only (K contiguous), and B is
+// row-major (N contiguous): those variants read B's transpose, N x K, copied first.
+enum class BOperand { row_major, transposed };
+
+// For the lifetime of the object: args with A and B replaced by aligned copies where needed
+// (and B by its transpose, ldb then its leading dimension, when asked).
 class AlignedOperands {
  public:
-  AlignedOperands(const GemmArgs& args, cudaStream_t stream);
+  AlignedOperands(const GemmArgs& args, const LaunchContext& ctx, BOperand b = BOperand::row_major);
   ~AlignedOperands();
   AlignedOperands(const AlignedOperands&) = delete;
   AlignedOperands& operator=(const AlignedOperands&) = delete;

@@ -34,7 +34,9 @@ CUtensorMap swizzled_tensor_map(const void* base, DType type, int rows, int cols
   const cuuint64_t strides[1] = {static_cast<cuuint64_t>(ld) * elem};  // bytes between rows
   const cuuint32_t box[2] = {static_cast<cuuint32_t>(box_cols), static_cast<cuuint32_t>(box_rows)};
   const cuuint32_t element_strides[2] = {1, 1};
-  const CUresult r = encoder()(&map, type == DType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+  const CUresult r = encoder()(&map, type == DType::bf16  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                               : type == DType::f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                                    : CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
                                2, const_cast<void*>(base), dims, strides, box, element_strides,
                                CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
                                CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);

@@ -11,11 +11,11 @@
 
 namespace smemlab::tensor_matmul::detail {
 
-// A row-major matrix of rows x cols elements of `type` (bf16 or half), rows ld elements
-// apart, read in boxes of box_rows x box_cols written to shared memory with the 128-byte
-// swizzle (16-byte chunk c of row r lands at chunk c ^ (r % 8); box_cols x 2 must be 128).
-// Elements past the matrix's edge read as zero. The base must be 16-byte aligned and ld x 2 a
-// multiple of 16. Throws std::runtime_error when the driver refuses.
+// A row-major matrix of rows x cols elements of `type` (bf16, half, or tf32 stored as float),
+// rows ld elements apart, read in boxes of box_rows x box_cols written to shared memory with
+// the 128-byte swizzle (16-byte chunk c of row r lands at chunk c ^ (r % 8); a box row must be
+// 128 bytes). Elements past the matrix's edge read as zero. The base must be 16-byte aligned
+// and a row's bytes a multiple of 16. Throws std::runtime_error when the driver refuses.
 [[nodiscard]] CUtensorMap swizzled_tensor_map(const void* base, DType type, int rows, int cols, int ld, int box_rows,
                                               int box_cols);
 

@@ -13,7 +13,8 @@
   STEP(warp_tile_variant)  /* 05 64 x 64 warp tiles, 128 x 256 blocks, rasterised          */ \
   STEP(autotuned_variant)  /* 06 tiles chosen per shape; unaligned operands repacked       */ \
   STEP(tma_wgmma_variant)  /* 07 Hopper: TMA into swizzled stages, wgmma, one warpgroup      */ \
-  STEP(warp_specialized_variant) /* 08 a TMA producer, two wgmma consumers, setmaxnreg     */
+  STEP(warp_specialized_variant) /* 08 a TMA producer, two wgmma consumers, setmaxnreg     */ \
+  STEP(persistent_variant) /* 09 one block per SM walks the tiles: copies overlap stores     */
 
 namespace smemlab::tensor_matmul::detail {
 

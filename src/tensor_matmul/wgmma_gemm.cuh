@@ -1,8 +1,8 @@
 #pragma once
 // The TMA + wgmma GEMM of the Hopper steps, written once and configured by a policy.
 // - Copies: the copy engine (TMA) moves each K-step's tiles of A (BM rows x 128 bytes) and B
-//   (64 rows of K x BN columns, in 64-column blocks) into a ring of shared stages, swizzled by
-//   128 bytes, zero-filling whatever lies past the matrices' edges; an mbarrier per stage
+//   (64 rows of K x BN columns, in 64-column blocks; tf32: BN rows of B's transpose x 128 bytes
+//   of K) into a ring of shared stages, swizzled by 128 bytes, zero-filling whatever lies past the matrices' edges; an mbarrier per stage
 //   counts the bytes that landed. No thread computes a copy address or a bound.
 // - Math: each consumer warpgroup issues wgmma on its 64-row slices of A's tile and all of
 //   B's, reading both from shared memory through descriptors; the accumulators stay in
@@ -14,6 +14,7 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "smemlab/error.hpp"
@@ -23,22 +24,27 @@
 
 namespace smemlab::tensor_matmul::detail {
 
-template <int Consumers, int MTiles, int BN, int Stages, bool Specialized>
+template <int Consumers, int MTiles, int BN, int Stages, bool Specialized, bool Persistent = false>
 struct WgmmaConfig {
   static constexpr int kConsumers = Consumers;  // warpgroups issuing wgmma
   static constexpr int kMTiles = MTiles;        // 64-row slices of A per consumer
   static constexpr int kBM = 64 * MTiles * Consumers;
   static constexpr int kBN = BN;
-  static constexpr int kBK = 64;  // elements of K per stage: one 128-byte swizzle row
+  template <class E>
+  static constexpr int kBK = 128 / kElemBytes<E>;  // elements of K per stage: one 128-byte swizzle row
   static constexpr int kStages = Stages;
   static constexpr bool kSpecialized = Specialized;
+  // One block per SM walks the tiles (in raster order, a grid's width apart): the producer
+  // copies the next tile's first stages while the consumers store this one's.
+  static constexpr bool kPersistent = Persistent;
   static constexpr int kThreads = 128 * (Consumers + (Specialized ? 1 : 0));
   static constexpr int kABytes = kBM * 128;
-  static constexpr int kBBlockBytes = kBK * 128;  // 64 rows of K x 64 columns
-  static constexpr int kStageBytes = kABytes + BN / 64 * kBBlockBytes;
+  static constexpr int kBBlockBytes = 64 * 128;  // 2-byte types: 64 rows of K x 64 columns
+  static constexpr int kStageBytes = kABytes + BN * 128;  // B: 128 bytes of K for each column
   // The stages, 1024 bytes of slack to align them for the swizzle, and the barriers.
   static constexpr std::size_t kSmemBytes = static_cast<std::size_t>(kStageBytes) * Stages + 1024 + 16 * Stages;
   static_assert(kBM <= 256 && BN % 64 == 0 && (BN == 128 || BN == 256));
+  static_assert(Specialized || !Persistent, "a persistent block needs a producer running ahead");
 };
 
 template <class Cfg, class E>
@@ -50,8 +56,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   char* smem = smem_raw + ((1024 - shared_address(smem_raw) % 1024) % 1024);
   auto* full = reinterpret_cast<std::uint64_t*>(smem + Cfg::kStages * Cfg::kStageBytes);
   auto* empty = full + Cfg::kStages;
-  const TileOrigin t = smemlab::detail::rastered_tile(g.m, g.n, Cfg::kBM, Cfg::kBN, group);
-  const int steps = (g.k + Cfg::kBK - 1) / Cfg::kBK;
+  const int tiles = ((g.m + Cfg::kBM - 1) / Cfg::kBM) * ((g.n + Cfg::kBN - 1) / Cfg::kBN);
+  constexpr int kBK = Cfg::template kBK<E>;
+  const int steps = (g.k + kBK - 1) / kBK;
   const int tid = static_cast<int>(threadIdx.x);
   if (tid == 0) {
     for (int s = 0; s < Cfg::kStages; ++s) {
@@ -61,86 +68,121 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     barrier_init_fence();
   }
   __syncthreads();
+  const auto tile_at = [&](int index) {
+    return smemlab::detail::rastered_tile_at(index, g.m, g.n, Cfg::kBM, Cfg::kBN, group);
+  };
 
-  const auto issue = [&](int step) {
-    const int s = step % Cfg::kStages;
+  // K-steps are numbered across the block's tiles: step `it` uses stage it % Stages, in that
+  // stage's (it / Stages)-th phase.
+  const auto issue = [&](const TileOrigin& t, int step, int it) {
+    const int s = it % Cfg::kStages;
     char* a_tile = smem + s * Cfg::kStageBytes;
     char* b_tile = a_tile + Cfg::kABytes;
     arrive_expect_bytes(&full[s], Cfg::kStageBytes);
-    tma_load(a_tile, a_map, step * Cfg::kBK, t.row0, &full[s]);
+    tma_load(a_tile, a_map, step * kBK, t.row0, &full[s]);
+    if constexpr (kIsTf32<E>) {
+      tma_load(b_tile, b_map, step * kBK, t.col0, &full[s]);
+    } else {
 #pragma unroll
-    for (int j = 0; j < Cfg::kBN / 64; ++j)
-      tma_load(b_tile + j * Cfg::kBBlockBytes, b_map, t.col0 + 64 * j, step * Cfg::kBK, &full[s]);
+      for (int j = 0; j < Cfg::kBN / 64; ++j)
+        tma_load(b_tile + j * Cfg::kBBlockBytes, b_map, t.col0 + 64 * j, step * kBK, &full[s]);
+    }
   };
 
   if constexpr (Cfg::kSpecialized) {
     if (tid < 128) {  // the producer warpgroup: one thread issues every copy
       release_registers<40>();
-      if (tid == 0)
-        for (int step = 0; step < steps; ++step) {
-          if (step >= Cfg::kStages) wait(&empty[step % Cfg::kStages], (step / Cfg::kStages - 1) & 1);
-          issue(step);
+      if (tid == 0) {
+        int it = 0;
+        for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {
+          const TileOrigin t = tile_at(tile);
+          for (int step = 0; step < steps; ++step, ++it) {
+            if (it >= Cfg::kStages) wait(&empty[it % Cfg::kStages], (it / Cfg::kStages - 1) & 1);
+            issue(t, step, it);
+          }
         }
+      }
       return;
     }
     claim_registers<232>();
-  } else if (tid == 0) {
-    for (int step = 0; step < min(Cfg::kStages, steps); ++step) issue(step);
   }
 
   const int consumer = Cfg::kSpecialized ? tid / 128 - 1 : 0;
   const int ct = tid % 128;
-  float acc[Cfg::kMTiles][Cfg::kBN / 2] = {};
-  for (int step = 0; step < steps; ++step) {
-    const int s = step % Cfg::kStages;
-    wait(&full[s], (step / Cfg::kStages) & 1);
-    const char* a_tile = smem + s * Cfg::kStageBytes + consumer * Cfg::kMTiles * 64 * 128;
-    const char* b_tile = smem + s * Cfg::kStageBytes + Cfg::kABytes;
-#pragma unroll
-    for (int i = 0; i < Cfg::kMTiles; ++i) keep_in_registers(acc[i]);
-    fence();
-#pragma unroll
-    for (int kk = 0; kk < Cfg::kBK / 16; ++kk) {
-      const std::uint64_t b = descriptor(b_tile + kk * 2048, Cfg::kBBlockBytes, 1024);
-#pragma unroll
-      for (int i = 0; i < Cfg::kMTiles; ++i) hopper::Wgmma<Cfg::kBN, E>::mma(acc[i], descriptor(a_tile + i * 64 * 128 + kk * 32, 16, 1024), b);
-    }
-    commit();
-    if constexpr (Cfg::kSpecialized) {
-      wait_batches<1>();  // the previous step's batch is done: its stage goes back to the producer
-      if (step > 0 && ct == 0) arrive(&empty[(step - 1) % Cfg::kStages]);
-    } else {
-      wait_batches<0>();
-      __syncthreads();  // every warp has finished reading stage s
-      if (tid == 0 && step + Cfg::kStages < steps) issue(step + Cfg::kStages);
-    }
-#pragma unroll
-    for (int i = 0; i < Cfg::kMTiles; ++i) keep_in_registers(acc[i]);
-  }
-  wait_batches<0>();
-#pragma unroll
-  for (int i = 0; i < Cfg::kMTiles; ++i) keep_in_registers(acc[i]);
-
   const int warp = ct / 32;
   const int lane = ct % 32;
-  const auto store_all = [&](auto checked, auto pairs) {
+  int it = 0;
+  for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {
+    const TileOrigin t = tile_at(tile);
+    if constexpr (!Cfg::kSpecialized) {
+      if (tid == 0)
+        for (int step = 0; step < min(Cfg::kStages, steps); ++step) issue(t, step, it + step);
+    }
+    float acc[Cfg::kMTiles][Cfg::kBN / 2] = {};
+    for (int step = 0; step < steps; ++step, ++it) {
+      const int s = it % Cfg::kStages;
+      wait(&full[s], (it / Cfg::kStages) & 1);
+      const char* a_tile = smem + s * Cfg::kStageBytes + consumer * Cfg::kMTiles * 64 * 128;
+      const char* b_tile = smem + s * Cfg::kStageBytes + Cfg::kABytes;
 #pragma unroll
-    for (int i = 0; i < Cfg::kMTiles; ++i)
+      for (int i = 0; i < Cfg::kMTiles; ++i) keep_in_registers(acc[i]);
+      fence();
 #pragma unroll
-      for (int j = 0; j < Cfg::kBN / 8; ++j) {
-        const int r = t.row0 + (consumer * Cfg::kMTiles + i) * 64 + warp * 16 + lane / 4;
-        const int c = t.col0 + j * 8 + lane % 4 * 2;
-        store_c2<decltype(checked)::value, decltype(pairs)::value>(g, r, c, acc[i][4 * j], acc[i][4 * j + 1]);
-        store_c2<decltype(checked)::value, decltype(pairs)::value>(g, r + 8, c, acc[i][4 * j + 2], acc[i][4 * j + 3]);
+      for (int kk = 0; kk < 4; ++kk) {  // 32 bytes of K each
+        const std::uint64_t b = kIsTf32<E> ? descriptor(b_tile + kk * 32, 16, 1024)
+                                           : descriptor(b_tile + kk * 2048, Cfg::kBBlockBytes, 1024);
+#pragma unroll
+        for (int i = 0; i < Cfg::kMTiles; ++i)
+          hopper::Wgmma<Cfg::kBN, E>::mma(acc[i], descriptor(a_tile + i * 64 * 128 + kk * 32, 16, 1024), b);
       }
-  };
-  if (t.edge) {
-    store_all(std::true_type{}, std::false_type{});
-  } else if (c_pairs) {
-    store_all(std::false_type{}, std::true_type{});
-  } else {
-    store_all(std::false_type{}, std::false_type{});
+      commit();
+      if constexpr (Cfg::kSpecialized) {
+        wait_batches<1>();  // the previous step's batch is done: its stage goes back to the producer
+        if (step > 0 && ct == 0) arrive(&empty[(it - 1) % Cfg::kStages]);
+      } else {
+        wait_batches<0>();
+        __syncthreads();  // every warp has finished reading stage s
+        if (tid == 0 && step + Cfg::kStages < steps) issue(t, step + Cfg::kStages, it + Cfg::kStages);
+      }
+#pragma unroll
+      for (int i = 0; i < Cfg::kMTiles; ++i) keep_in_registers(acc[i]);
+    }
+    wait_batches<0>();
+#pragma unroll
+    for (int i = 0; i < Cfg::kMTiles; ++i) keep_in_registers(acc[i]);
+    if constexpr (Cfg::kSpecialized) {
+      if (ct == 0) arrive(&empty[(it - 1) % Cfg::kStages]);  // the tile's last stage
+    }
+
+    const auto store_all = [&](auto checked, auto pairs) {
+#pragma unroll
+      for (int i = 0; i < Cfg::kMTiles; ++i)
+#pragma unroll
+        for (int j = 0; j < Cfg::kBN / 8; ++j) {
+          const int r = t.row0 + (consumer * Cfg::kMTiles + i) * 64 + warp * 16 + lane / 4;
+          const int c = t.col0 + j * 8 + lane % 4 * 2;
+          store_c2<decltype(checked)::value, decltype(pairs)::value>(g, r, c, acc[i][4 * j], acc[i][4 * j + 1]);
+          store_c2<decltype(checked)::value, decltype(pairs)::value>(g, r + 8, c, acc[i][4 * j + 2],
+                                                                     acc[i][4 * j + 3]);
+        }
+    };
+    if (t.edge) {
+      store_all(std::true_type{}, std::false_type{});
+    } else if (c_pairs) {
+      store_all(std::false_type{}, std::true_type{});
+    } else {
+      store_all(std::false_type{}, std::false_type{});
+    }
   }
+}
+
+// SMs of the current device, for persistent grids.
+inline int device_sms() {
+  int device = 0;
+  int sms = 0;
+  SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
+  SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms;
 }
 
 template <class Cfg, class E>
@@ -151,25 +193,25 @@ void launch_wgmma_with(const GemmArgs& g, cudaStream_t stream, int group) {
     return true;
   }();
   (void)sized;
-  const CUtensorMap a_map = swizzled_tensor_map(g.a, g.input, g.m, g.k, g.lda, Cfg::kBM, Cfg::kBK);
-  const CUtensorMap b_map = swizzled_tensor_map(g.b, g.input, g.k, g.n, g.ldb, Cfg::kBK, 64);
+  constexpr int kBK = Cfg::template kBK<E>;
+  const CUtensorMap a_map = swizzled_tensor_map(g.a, g.input, g.m, g.k, g.lda, Cfg::kBM, kBK);
+  // tf32: g.b is B's transpose, N x K.
+  const CUtensorMap b_map = kIsTf32<E> ? swizzled_tensor_map(g.b, g.input, g.n, g.k, g.ldb, Cfg::kBN, kBK)
+                                       : swizzled_tensor_map(g.b, g.input, g.k, g.n, g.ldb, kBK, 64);
   const long long tiles = static_cast<long long>((g.m + Cfg::kBM - 1) / Cfg::kBM) * ((g.n + Cfg::kBN - 1) / Cfg::kBN);
   if (tiles > 0x7FFFFFFFLL) throw std::invalid_argument("gemm: C has more tiles than a grid holds");
+  const long long blocks = Cfg::kPersistent ? std::min<long long>(tiles, device_sms()) : tiles;
   wgmma_gemm_kernel<Cfg, E>
-      <<<static_cast<unsigned>(tiles), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(a_map, b_map, g, group, c_pairs_aligned(g));
+      <<<static_cast<unsigned>(blocks), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(a_map, b_map, g, group, c_pairs_aligned(g));
   SMEMLAB_LAUNCH_CHECK();
 }
 
-// Operands TMA cannot read (rows not 16-byte aligned) are repacked first.
+// Operands TMA cannot read (rows not 16-byte aligned) are repacked first; tf32 reads B's
+// transpose.
 template <class Cfg>
-void launch_wgmma(const GemmArgs& args, cudaStream_t stream, int group) {
-  const AlignedOperands aligned(args, stream);
-  const GemmArgs& g = aligned.args();
-  switch (g.input) {
-    case DType::bf16: launch_wgmma_with<Cfg, Bf16>(g, stream, group); return;
-    case DType::f16: launch_wgmma_with<Cfg, Half>(g, stream, group); return;
-    default: throw std::invalid_argument("gemm: the wgmma steps take bf16 or half inputs");
-  }
+void launch_wgmma(const GemmArgs& args, const LaunchContext& ctx, int group) {
+  const AlignedOperands aligned(args, ctx, args.input == DType::tf32 ? BOperand::transposed : BOperand::row_major);
+  with_input_type(args.input, [&](auto e) { launch_wgmma_with<Cfg, decltype(e)>(aligned.args(), ctx.stream, group); });
 }
 
 }  // namespace smemlab::tensor_matmul::detail

@@ -24,14 +24,17 @@ TEST(TensorMatmulArgs, RejectNonTensorInputsAndShortLeadingDimensions) {
   EXPECT_THROW(tensor_matmul::validate(args), std::invalid_argument);
 }
 
-TEST(TensorMatmulArgs, WorkspaceOnlyForUnalignedRows) {
+TEST(TensorMatmulArgs, WorkspaceForUnalignedRowsAndTf32Transposes) {
   EXPECT_EQ(tensor_matmul::workspace_bytes(dense(DType::bf16, 64, 64, 64, storage)), 0U);
-  // 63 bf16 is 126 bytes: A's rows are not 16-byte aligned; 63 tf32 likewise.
+  // 63 bf16 is 126 bytes: A's rows are not 16-byte aligned.
   EXPECT_GT(tensor_matmul::workspace_bytes(dense(DType::bf16, 64, 64, 63, storage)), 0U);
-  EXPECT_GT(tensor_matmul::workspace_bytes(dense(DType::tf32, 64, 64, 63, storage)), 0U);
-  // 4 tf32 is 16 bytes, 4 bf16 only 8.
-  EXPECT_EQ(tensor_matmul::workspace_bytes(dense(DType::tf32, 64, 4, 4, storage)), 0U);
+  // 4 bf16 is 8 bytes.
   EXPECT_GT(tensor_matmul::workspace_bytes(dense(DType::bf16, 64, 4, 4, storage)), 0U);
+  // tf32: room for B's transpose (N rows of K padded to 32 floats) even when aligned, plus A's
+  // copy when A is not.
+  EXPECT_EQ(tensor_matmul::workspace_bytes(dense(DType::tf32, 64, 4, 4, storage)), 4U * 32 * 4 + 0);
+  EXPECT_EQ(tensor_matmul::workspace_bytes(dense(DType::tf32, 64, 64, 64, storage)), 64U * 64 * 4);
+  EXPECT_GT(tensor_matmul::workspace_bytes(dense(DType::tf32, 64, 64, 63, storage)), 64U * 64 * 4);
   // A misaligned pointer with aligned leading dimensions.
   const auto* misaligned = reinterpret_cast<const char*>(storage) + 2;
   EXPECT_GT(tensor_matmul::workspace_bytes(dense(DType::bf16, 64, 64, 64, misaligned)), 0U);
