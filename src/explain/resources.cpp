@@ -48,6 +48,8 @@ std::string comparable_kernel_name(std::string name) {
   // The anonymous namespace as the C++ demangler, ncu and other tools write it.
   name = std::regex_replace(name, std::regex(R"((\(anonymous namespace\)|<unnamed>|\{anonymous\}|`anonymous namespace')::)"), "");
   name = std::regex_replace(name, std::regex(R"([A-Za-z_][A-Za-z0-9_]*::)"), "");
+  // Enum template arguments: the demangler writes (Layout)1, ncu writes 1.
+  name = std::regex_replace(name, std::regex(R"(\([A-Za-z_][A-Za-z0-9_]*\)(-?[0-9]))"), "$1");
   name = std::regex_replace(name, std::regex(R"(\btrue\b)"), "1");
   name = std::regex_replace(name, std::regex(R"(\bfalse\b)"), "0");
   name = std::regex_replace(name, std::regex(R"(> >)"), ">>");

@@ -14,6 +14,7 @@
 
 #include "bench/bench.hpp"
 #include "bench/registry.hpp"
+#include "explain/resources.hpp"
 #include "smemlab/access_model.hpp"
 #include "support/run_cli.hpp"
 
@@ -152,4 +153,13 @@ TEST(ExplainCli, EveryVariantIsExplainedAndErrorsAreUsageErrors) {
     EXPECT_EQ(r.status, 2) << args[1];
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
+}
+
+// The model names a kernel as the demangler writes it; Nsight Compute writes enum template
+// arguments without their cast and with namespaces: both must compare equal.
+TEST(ExplainKernelNames, CompareAcrossToolsSpellings) {
+  EXPECT_EQ(explain::comparable_kernel_name("void smemlab::tensor_matmul::detail::mma_gemm_kernel<smemlab::tensor_matmul::"
+                                            "detail::MmaConfig<128, 128, 64, 32, 1, (smemlab::tensor_matmul::detail::"
+                                            "Layout)0, false, 1>, smemlab::tensor_matmul::detail::Bf16, true>(GemmArgs)"),
+            explain::comparable_kernel_name("mma_gemm_kernel<MmaConfig<128, 128, 64, 32, 1, 0, 0, 1>, Bf16, 1>(GemmArgs)"));
 }
