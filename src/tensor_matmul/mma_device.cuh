@@ -286,6 +286,19 @@ __device__ __forceinline__ void store_c2(const GemmArgs& g, int r, int c, float 
   store_c<Checked>(g, r, c + 1, acc1);
 }
 
+// Calls store(checked, pairs) with the epilogue's compile-time choice: bounds checked in tiles
+// at C's edge, 8-byte stores of pairs where C's rows allow them.
+template <class Store>
+__device__ __forceinline__ void store_tile(bool edge, bool c_pairs, Store&& store) {
+  if (edge) {
+    store(std::true_type{}, std::false_type{});
+  } else if (c_pairs) {
+    store(std::false_type{}, std::true_type{});
+  } else {
+    store(std::false_type{}, std::false_type{});
+  }
+}
+
 inline bool c_pairs_aligned(const GemmArgs& g) {
   return reinterpret_cast<std::uintptr_t>(g.c) % 8 == 0 && g.ldc % 2 == 0;
 }

@@ -184,13 +184,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) mma_gemm_kerne
         store_c2<decltype(checked)::value, decltype(pairs)::value>(g, r + 8, c, acc[i][j][2], acc[i][j][3]);
       }
   };
-  if (t.edge) {
-    store_all(std::true_type{}, std::false_type{});
-  } else if (c_pairs) {
-    store_all(std::false_type{}, std::true_type{});
-  } else {
-    store_all(std::false_type{}, std::false_type{});
-  }
+  store_tile(t.edge, c_pairs, store_all);
 }
 
 template <class Cfg, class E, bool Vector>

@@ -166,13 +166,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
                                                                      acc[i][4 * j + 3]);
         }
     };
-    if (t.edge) {
-      store_all(std::true_type{}, std::false_type{});
-    } else if (c_pairs) {
-      store_all(std::false_type{}, std::true_type{});
-    } else {
-      store_all(std::false_type{}, std::false_type{});
-    }
+    store_tile(t.edge, c_pairs, store_all);
   }
 }
 
