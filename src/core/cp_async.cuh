@@ -23,4 +23,39 @@ __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending));
 }
 
+// The K-loop of a tile GEMM over a ring of Stages shared buffers: copy(step, stage) issues the
+// cp.async copies of K-step `step` into buffer `stage`, compute(stage) reads a buffer. With one
+// stage a block copies, waits, computes and waits again; with more, the copies of the next
+// Stages - 1 steps are in flight while one is computed, behind one barrier per step.
+template <int Stages, class Copy, class Compute>
+__device__ __forceinline__ void pipelined_steps(int steps, Copy&& copy, Compute&& compute) {
+  if constexpr (Stages == 1) {
+    for (int step = 0; step < steps; ++step) {
+      copy(step, 0);
+      cp_async_commit();
+      cp_async_wait<0>();
+      __syncthreads();
+      compute(0);
+      __syncthreads();  // the buffer is rewritten next
+    }
+  } else {
+#pragma unroll
+    for (int s = 0; s < Stages - 1; ++s) {
+      if (s < steps) copy(s, s);
+      cp_async_commit();  // empty groups keep the count of pending groups uniform
+    }
+    int read_stage = 0;
+    int write_stage = Stages - 1;
+    for (int step = 0; step < steps; ++step) {
+      cp_async_wait<Stages - 2>();  // this thread's copies of `step` have landed ...
+      __syncthreads();  // ... and everyone's; the buffer refilled below was last read a step ago
+      if (step + Stages - 1 < steps) copy(step + Stages - 1, write_stage);
+      cp_async_commit();
+      compute(read_stage);
+      read_stage = read_stage + 1 == Stages ? 0 : read_stage + 1;
+      write_stage = write_stage + 1 == Stages ? 0 : write_stage + 1;
+    }
+  }
+}
+
 }  // namespace smemlab::detail

@@ -284,34 +284,10 @@ __device__ __forceinline__ void main_loop_at_step_start(const GemmArgs& g, const
     }
   };
 
-  if constexpr (Cfg::kStages == 1) {
-    for (int step = 0; step < steps; ++step) {
-      copy(step, 0);
-      cp_async_commit();
-      cp_async_wait<0>();
-      __syncthreads();
-      multiply_stage<Cfg>(acc, smem + a_frag, smem + Cfg::kBK * Cfg::kARow + b_frag);
-      __syncthreads();
-    }
-  } else {
-#pragma unroll
-    for (int s = 0; s < Cfg::kStages - 1; ++s) {
-      if (s < steps) copy(s, s);
-      cp_async_commit();  // empty groups keep the count of pending groups uniform
-    }
-    int read_stage = 0;
-    int write_stage = Cfg::kStages - 1;
-    for (int step = 0; step < steps; ++step) {
-      cp_async_wait<Cfg::kStages - 2>();  // this thread's copies of `step` have landed
-      __syncthreads();  // everyone's have, and everyone is done with the stage rewritten next
-      if (step + Cfg::kStages - 1 < steps) copy(step + Cfg::kStages - 1, write_stage);
-      cp_async_commit();
-      const float* a_stage = smem + read_stage * Cfg::kStageFloats;
-      multiply_stage<Cfg>(acc, a_stage + a_frag, a_stage + Cfg::kBK * Cfg::kARow + b_frag);
-      read_stage = read_stage + 1 == Cfg::kStages ? 0 : read_stage + 1;
-      write_stage = write_stage + 1 == Cfg::kStages ? 0 : write_stage + 1;
-    }
-  }
+  smemlab::detail::pipelined_steps<Cfg::kStages>(steps, copy, [&](int stage) {
+    const float* a_stage = smem + stage * Cfg::kStageFloats;
+    multiply_stage<Cfg>(acc, a_stage + a_frag, a_stage + Cfg::kBK * Cfg::kARow + b_frag);
+  });
 }
 
 // Configurations with more than 128 registers: the barrier sits before each step's last

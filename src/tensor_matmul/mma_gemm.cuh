@@ -4,9 +4,7 @@
 // - Copies: cp.async, 16 bytes a thread, into a padded or swizzled tile (mma_device.cuh);
 //   edges are zero-filled by the copy. The full K-steps of aligned operands use addresses
 //   computed once per block (StepCopy); only a last partial K-step checks every bound.
-// - Stages: with Stages = 1 a block copies, waits, computes and waits again; with more, the
-//   copies of the next Stages - 1 K-steps are in flight while one is computed, behind one
-//   barrier per K-step.
+// - Stages: the ring of core/cp_async.cuh (pipelined_steps), one barrier per K-step.
 // - Fragments: ldmatrix.x4 gives a warp a 16 x 16 (or 16 x 8 tf32) piece of A in one
 //   instruction, ldmatrix.x4.trans two 16 x 8 pieces of B; tf32's B is read 4 bytes a lane.
 //   With DoubleBuffer the fragments of the next 32 bytes of K are read while the mma.syncs
@@ -147,30 +145,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) mma_gemm_kerne
     multiply_stage<Cfg, E>(acc, a_stage, a_stage + kABytes, wm0, wn0, lane);
   };
 
-  if constexpr (Cfg::kStages == 1) {
-    for (int step = 0; step < steps; ++step) {
-      copy(step, 0);
-      cp_async_commit();
-      cp_async_wait<0>();
-      __syncthreads();
-      multiply(0);
-      __syncthreads();  // the tile is rewritten next
-    }
-  } else {
-#pragma unroll
-    for (int s = 0; s < Cfg::kStages - 1; ++s) {
-      if (s < steps) copy(s, s);
-      cp_async_commit();  // empty groups keep the count of pending groups uniform
-    }
-    for (int step = 0; step < steps; ++step) {
-      cp_async_wait<Cfg::kStages - 2>();  // this step's copies have landed (this thread's) ...
-      __syncthreads();  // ... and everyone's; the stage refilled below was last read a step ago
-      const int next = step + Cfg::kStages - 1;
-      if (next < steps) copy(next, next % Cfg::kStages);
-      cp_async_commit();
-      multiply(step % Cfg::kStages);
-    }
-  }
+  smemlab::detail::pipelined_steps<Cfg::kStages>(steps, copy, multiply);
 
   // mma.sync's C tile: lane holds rows lane / 4 and lane / 4 + 8, columns 2 (lane % 4) + 0, 1.
   const auto store_all = [&](auto checked, auto pairs) {
