@@ -1,31 +1,37 @@
 #!/usr/bin/env python3
-"""Picks the autotuned matmul variant's table from a matmul-tiles sweep.
+"""The autotuned matmul variant's model, fitted to a matmul-tiles sweep, and the sweep's candidates.
 
-For each shape class (the rule of matmul::classify: small when C has fewer 128x128 tiles than
-the device has SMs, else unaligned when B's rows are not 16-byte aligned, tall for M >= 4N,
-wide for N >= 4M, square otherwise), the verified
-candidate with the best geometric mean of vs_reference (cuBLAS time / candidate time, same
-run) over the class's sizes. Writes the choices as JSON and prints them as the C++ table rows
-of src/matmul/tuning_table.cpp.
-  tune_table.py SWEEP.json [SWEEP.json ...] --output tuning.json
+  tune_table.py candidates SIZE [--sms N]
+      prints, comma-separated, every choice the model can make at SIZE (MxNxK or N): each
+      configuration one block per tile, with the last-wave split, and with each split-K it
+      considers.
+  tune_table.py fit SWEEP.json [SWEEP.json ...] --output tuning.json
+      fits the model (src/matmul/tile_model.cpp, mirrored below) to the sweep: each
+      configuration's speed from its one-block-per-tile run at the calibration sizes, then the
+      fixed costs and the occupancy exponent that make its choices the best measured, and prints the rows of
+      src/matmul/tuning_table.cpp. The output keeps every measured time, against which a cpu
+      test checks the library's choices.
+
+The configurations (tile, threads, blocks per SM) are read from src/matmul/12_autotuned.cu.
 """
 import argparse
 import json
 import math
-from collections import defaultdict
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SPLITS = (2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64)  # matmul::split_k_choices()
+GROUP = 8  # the raster group of every choice the model makes
+ALIGNED_AT = "8192"  # calibration sizes: many waves, B's rows aligned or not
+UNALIGNED_AT = "4097"
 
 
-def shape_class(m, n, sms):
-    tiles = ((m + 127) // 128) * ((n + 127) // 128)
-    if tiles < sms:
-        return "small"
-    if n % 4 != 0:  # the bench's B has ldb = n and an aligned base
-        return "unaligned"
-    if m >= 4 * n:
-        return "tall"
-    if n >= 4 * m:
-        return "wide"
-    return "square"
+def configs():
+    src = (ROOT / "src/matmul/12_autotuned.cu").read_text()
+    pattern = re.compile(r'named<TileConfig<(\d+), (\d+), (\d+), \d+, \d+, \d+, \d+, \d+, (\d+)(?:, \w+)?>>\("([^"]+)"\)')
+    return {name: {"bm": int(bm), "bn": int(bn), "bk": int(bk), "bps": int(bps)}
+            for bm, bn, bk, bps, name in pattern.findall(src)}
 
 
 def dims(size):
@@ -33,69 +39,165 @@ def dims(size):
     return parts * 3 if len(parts) == 1 else parts
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("sweeps", nargs="+")
-    ap.add_argument("--output", required=True)
-    args = ap.parse_args()
+def ceil_div(a, b):
+    return (a + b - 1) // b
 
+
+def choices_at(m, n, k, cfgs, sms):
+    """Every (config, slices, last-wave split) the model weighs at m x n x k."""
+    for name, c in cfgs.items():
+        tiles = ceil_div(m, c["bm"]) * ceil_div(n, c["bn"])
+        per_tile = ceil_div(k, c["bk"])
+        slots = c["bps"] * sms
+        yield name, 1, False
+        for s in SPLITS:
+            if s <= per_tile and tiles * s <= 2 * slots:
+                yield name, s, False
+        if tiles % slots != 0 and tiles > slots:
+            yield name, 1, True
+
+
+def candidate(name, slices, last_wave):
+    return f"{name}/g{GROUP}/" + ("lw" if last_wave else f"k{slices}")
+
+
+def waves_ns(count, steps, c, rate, sms, exponent):
+    slots = c["bps"] * sms
+
+    def wave(blocks):
+        busy = min(c["bps"], ceil_div(blocks, sms))
+        sm_rate = rate * (busy / c["bps"]) ** exponent
+        return steps * c["bm"] * c["bn"] * c["bk"] / (sm_rate / busy)
+
+    rest = count % slots
+    return (count // slots) * wave(slots) + (wave(rest) if rest else 0.0)
+
+
+def estimate_ns(c, slices, last_wave, m, n, k, rate, sms, launch_ns, part_bw, exponent):
+    """tile_model.cpp's estimate(): rate in multiply-adds per ns per SM."""
+    tiles = ceil_div(m, c["bm"]) * ceil_div(n, c["bn"])
+    per_tile = ceil_div(k, c["bk"])
+    slots = c["bps"] * sms
+    whole, split = tiles, 1
+    if last_wave:
+        whole = tiles - tiles % slots
+        split = max(1, slots // (tiles - whole)) if tiles > whole else 1
+    elif slices > 1:
+        whole, split = 0, slices
+    split = min(split, per_tile)
+    if split == 1:
+        whole = tiles
+    divided = tiles - whole
+    ns = launch_ns + waves_ns(whole, per_tile, c, rate, sms, exponent)
+    if divided:
+        ns += waves_ns(divided * split, ceil_div(per_tile, split), c, rate, sms, exponent)
+        ns += split * 4.0 * c["bm"] * c["bn"] / part_bw
+    return ns
+
+
+def cmd_candidates(args):
+    m, n, k = dims(args.size)
+    print(",".join(candidate(*ch) for ch in choices_at(m, n, k, configs(), args.sms)))
+
+
+def cmd_fit(args):
+    cfgs = configs()
     device = None
-    # class -> candidate -> size -> vs_reference
-    ratios = defaultdict(lambda: defaultdict(dict))
-    sizes_of = defaultdict(set)
+    times = {}  # size -> candidate -> median ms
+    cublas = {}
     unverified = []
     for path in args.sweeps:
         report = json.load(open(path))
         device = report["device"]
         for row in report["rows"]:
             if row["variant"] == "cublas":
-                continue
-            m, n, _ = dims(row["size"])
-            cls = shape_class(m, n, device["sms"])
-            sizes_of[cls].add(row["size"])
-            if not row["verified"]:
+                cublas[row["size"]] = row["median_ms"]
+            elif not row["verified"]:
                 unverified.append(f'{row["variant"]} at {row["size"]}')
-                continue
-            ratios[cls][row["variant"]][row["size"]] = row["vs_reference"]
+            else:
+                times.setdefault(row["size"], {})[row["variant"]] = row["median_ms"]
+    sms = device["sms"]
 
-    cc_major, cc_minor = (int(x) for x in device["compute_capability"].split("."))
-    choices = []
-    for cls in ("small", "unaligned", "square", "tall", "wide"):
-        if cls not in ratios:
-            continue
-        sizes = sorted(sizes_of[cls])
+    # Speeds: the model inverted at the calibration sizes (launch costs are microseconds there,
+    # against milliseconds of K-loop).
+    speeds = {}
+    for name, c in cfgs.items():
+        speeds[name] = {}
+        for kind, size in (("aligned", ALIGNED_AT), ("unaligned", UNALIGNED_AT)):
+            m, n, k = dims(size)
+            ms = times[size][candidate(name, 1, False)]
+            unit = estimate_ns(c, 1, False, m, n, k, 1.0, sms, 0.0, 1.0, 1.0)  # ns at 1 MAC/ns/SM
+            speeds[name][kind] = round(unit / (ms * 1e6), 1)
+
+    def pick(size, launch_ns, part_bw, exponent):
+        m, n, k = dims(size)
+        kind = "aligned" if n % 4 == 0 else "unaligned"
         best = None
-        for cand, per_size in ratios[cls].items():
-            if set(per_size) != set(sizes):
-                continue  # a candidate must have run (and verified) at every size of the class
-            gmean = math.exp(sum(math.log(per_size[s]) for s in sizes) / len(sizes))
-            if best is None or gmean > best[1]:
-                best = (cand, gmean, per_size)
-        config, group, slices = best[0].split("/")
-        choices.append({
-            "shape": cls,
-            "config": config,
-            "group": int(group[1:]),
-            "slices": int(slices[1:]),
-            "geomean_vs_cublas": round(best[1], 4),
-            "vs_cublas": {s: round(v, 4) for s, v in sorted(best[2].items())},
-        })
+        for name, slices, last_wave in choices_at(m, n, k, cfgs, sms):
+            ns = estimate_ns(cfgs[name], slices, last_wave, m, n, k, speeds[name][kind], sms, launch_ns, part_bw,
+                             exponent)
+            if best is None or ns < best[0]:
+                best = (ns, candidate(name, slices, last_wave))
+        return best[1]
 
+    # The fixed costs: those whose choices come closest to the fastest measured at every size
+    # (geometric mean of fastest / chosen; an unmeasured choice counts as a miss).
+    def score(launch_ns, part_bw, exponent):
+        logs = []
+        for size, t in times.items():
+            chosen = t.get(pick(size, launch_ns, part_bw, exponent))
+            logs.append(math.log(min(t.values()) / chosen) if chosen else -1.0)
+        return sum(logs) / len(logs)
+
+    grid = [(float(l), float(b), e / 10) for l in range(0, 10001, 1000) for b in (10, 20, 40, 80, 160, 320)
+            for e in range(0, 11, 2)]
+    launch_ns, part_bw, exponent = max(grid, key=lambda p: score(*p))
+
+    shapes = []
+    for size in times:
+        shapes.append({"size": size, "mnk": dims(size), "cublas_ms": cublas.get(size),
+                       "model": pick(size, launch_ns, part_bw, exponent), "ms": times[size]})
+    cc_major, cc_minor = (int(x) for x in device["compute_capability"].split("."))
     out = {
-        "device": {"name": device["name"], "cc_major": cc_major, "cc_minor": cc_minor,
-                   "sms": device["sms"]},
+        "device": {"name": device["name"], "cc_major": cc_major, "cc_minor": cc_minor, "sms": sms},
+        "launch_ns": launch_ns,
+        "part_bytes_per_ns": part_bw,
+        "occupancy_exponent": exponent,
+        "geomean_fastest_over_chosen": round(math.exp(score(launch_ns, part_bw, exponent)), 4),
+        "configs": [{"config": name, **speeds[name]} for name in cfgs],
         "unverified": unverified,
-        "choices": choices,
+        "shapes": shapes,
     }
     with open(args.output, "w") as f:
-        json.dump(out, f, indent=2)
+        json.dump(out, f, indent=1)
         f.write("\n")
-    for c in choices:
-        print(f'      TuningEntry{{{cc_major}, {cc_minor}, {device["sms"]}, '
-              f'ShapeClass::{c["shape"]}, {{"{c["config"]}", {c["group"]}, {c["slices"]}}}}},'
-              f'  // {c["geomean_vs_cublas"]:.3f}x cuBLAS')
+    for name in cfgs:
+        print(f'      ConfigSpeed{{"{name}", {speeds[name]["aligned"]}, {speeds[name]["unaligned"]}}},')
+    print(f"  launch_ns {launch_ns}, part_bytes_per_ns {part_bw}, occupancy_exponent {exponent}, "
+          f"fastest / chosen {out['geomean_fastest_over_chosen']}")
+    for s in shapes:
+        best = min(s["ms"], key=s["ms"].get)
+        chosen = s["ms"].get(s["model"])
+        ratio = f"{s['ms'][best] / chosen:.3f}" if chosen else "unmeasured"
+        vs = f"{s['cublas_ms'] / chosen:.3f}" if chosen and s["cublas_ms"] else "-"
+        print(f"  {s['size']:>16}: model {s['model']} ({ratio} of fastest {best}); vs cuBLAS {vs}")
     if unverified:
         print("UNVERIFIED:", ", ".join(unverified))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(required=True)
+    c = sub.add_parser("candidates")
+    c.add_argument("size")
+    c.add_argument("--sms", type=int, default=132)
+    c.set_defaults(run=cmd_candidates)
+    f = sub.add_parser("fit")
+    f.add_argument("sweeps", nargs="+")
+    f.add_argument("--output", required=True)
+    f.set_defaults(run=cmd_fit)
+    args = ap.parse_args()
+    args.run(args)
 
 
 if __name__ == "__main__":

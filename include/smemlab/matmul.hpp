@@ -2,6 +2,7 @@
 // Matrix multiplication: C = alpha * A * B + beta * C in float, row-major with leading dimensions
 // (the Matrix {width, height, stride} of “Matrix Multiplication Using Shared Memory”), any M, N, K
 // >= 1.
+#include <cstddef>
 #include <span>
 #include <string_view>
 
@@ -22,6 +23,12 @@ struct GemmArgs {
   float beta = 0.0F;  // 0: C is written without being read, as in BLAS
   float* c = nullptr;
   int ldc = 0;  // >= n
+  // Scratch for the launches of the autotuned variant that divide K (workspace_bytes): zeroed
+  // before its first use. A launch leaves it ready for the next launch of the same shape and
+  // choice; zero it again before using it for another. When null, such launches allocate and
+  // zero one on the stream for the call.
+  void* workspace = nullptr;
+  std::size_t workspace_size = 0;
 };
 
 // Throws std::invalid_argument naming the first violated condition.
@@ -35,46 +42,78 @@ using GemmVariant = Variant<Launch>;
 // Throws UsageError for an unknown name.
 [[nodiscard]] const GemmVariant& find(std::string_view name);
 
+// Workspace a variant needs for these arguments: only the autotuned variant, when it divides
+// K, needs any (see GemmArgs::workspace).
+[[nodiscard]] std::size_t workspace_bytes(const GemmVariant& variant, const GemmArgs& args);
+
 // Validates the arguments, then launches the variant asynchronously on ctx.stream.
 void gemm(const GemmVariant& variant, const GemmArgs& args, const LaunchContext& ctx);
 
-// The autotuned variant (src/matmul/12_autotuned.cu) picks one of several compiled tile
-// configurations per shape, from a table written from a tuning sweep on the device
-// (scripts/tune-matmul.sh). These are its parts, for the sweep and for tests.
-enum class ShapeClass { small, unaligned, square, tall, wide };
-[[nodiscard]] std::string_view shape_class_name(ShapeClass shape);
-// In this order: small: fewer 128x128 tiles of C than SMs; unaligned: B's rows cannot be
-// copied 16 bytes at a time (4-byte copies change which tiles pay); tall: M >= 4N; wide:
-// N >= 4M; else square.
-[[nodiscard]] ShapeClass classify(int m, int n, int sms, bool b_rows_aligned);
-
+// The autotuned variant (src/matmul/12_autotuned.cu) picks, per shape, one of several compiled
+// tile configurations and a way to divide the work among blocks, by a model of the launch's
+// time (src/matmul/tile_model.cpp) fed with speeds measured on the device
+// (scripts/tune-matmul.sh). These are its parts, for the sweep, the tests and `explain`.
 struct TileChoice {
   std::string_view config;  // a name from tile_configs()
   int group = 0;            // raster group in block-rows; 0: row-major block order
-  int slices = 1;           // split-K slices, at most; 1: no split
+  int slices = 1;           // split-K: blocks per tile of C, each an equal share of K; 1: none
+  // Instead: whole tiles in full waves of resident blocks, and the tiles of the last, partial
+  // wave divided along K so that their blocks fill a wave (slices is then ignored).
+  bool split_last_wave = false;
 };
-struct TuningEntry {
-  int cc_major, cc_minor, sms;  // the device the sweep ran on
-  ShapeClass shape;
-  TileChoice choice;
-};
-
 [[nodiscard]] std::span<const std::string_view> tile_configs();
-[[nodiscard]] std::span<const TuningEntry> tuning_table();
-// The table's choice for a shape class on a device (compute capability, SMs); devices the
-// table does not name take the entries of its first device.
-[[nodiscard]] TileChoice choose_tiles(ShapeClass shape, int cc_major, int cc_minor, int sms);
-// The same for these arguments on the current device, with split-K from the shape's waves
-// (split_k_for_waves).
+// A configuration's block tile (BM x BN, K-steps of BK), threads, and the blocks per SM its
+// registers are bounded for (__launch_bounds__), which is what the device keeps resident;
+// UsageError if unknown.
+struct TileShape {
+  int bm, bn, bk, threads, blocks_per_sm;
+};
+[[nodiscard]] TileShape tile_shape(std::string_view config);
+
+// What the model knows of a device: per configuration, multiply-adds per nanosecond per SM
+// when every slot is busy (B's rows aligned for 16-byte copies, or not), and the costs
+// outside the K-loop.
+struct ConfigSpeed {
+  std::string_view config;
+  double aligned;  // multiply-adds per ns per SM
+  double unaligned;
+};
+struct DeviceTuning {
+  int cc_major, cc_minor, sms;
+  double launch_ns;           // once per launch: the first copies' latency, the last stores
+  double part_bytes_per_ns;   // per SM, writing and reading partial sums (L2)
+  double occupancy_exponent;  // an SM with b of its n slots busy runs at (b / n)^this of its speed
+  std::span<const ConfigSpeed> configs;
+};
+// The measured devices; a device not listed takes the first's numbers.
+[[nodiscard]] std::span<const DeviceTuning> device_tunings();
+[[nodiscard]] const DeviceTuning& device_tuning(int cc_major, int cc_minor, int sms);
+
+// The model's account of one choice for an m x n x k product.
+struct TileEstimate {
+  TileChoice choice;
+  long long tiles = 0;   // of C
+  long long blocks = 0;  // launched
+  int parts = 1;         // blocks of a divided tile (1: no partial sums)
+  double waves = 0;      // blocks / resident slots
+  double ns = 0;         // predicted time
+};
+[[nodiscard]] TileEstimate estimate(const TileChoice& choice, int m, int n, int k, bool b_rows_aligned,
+                                    const DeviceTuning& device);
+// The split-K slices the model considers (besides 1, no split).
+[[nodiscard]] std::span<const int> split_k_choices();
+// The fastest choice by the model over every configuration, one block per tile, split-K of
+// split_k_choices() slices (up to two waves of blocks) and the last-wave split.
+[[nodiscard]] TileEstimate plan_tiles(int m, int n, int k, bool b_rows_aligned, const DeviceTuning& device);
+// The same for these arguments on the current device.
 [[nodiscard]] TileChoice choose_tiles(const GemmArgs& args);
-// Split-K slices for an m x n output of depth k with a configuration's block tile on `sms` SMs:
-// when the output has fewer tiles than half the SMs (under half a wave), K is cut until there
-// are about two blocks per SM, each slice keeping at least 1024 of K; otherwise 1.
-[[nodiscard]] int split_k_for_waves(std::string_view config, int m, int n, int k, int sms);
-// The split-K slices a choice launches with at depth k: fewer than asked where K is short.
-[[nodiscard]] int split_k_slices(const TileChoice& choice, int k);
+
+// Workspace a launch needs (0 for one block per tile), on the current device.
+[[nodiscard]] std::size_t workspace_bytes(const TileChoice& choice, const GemmArgs& args);
+// The same for the autotuned variant's choice.
+[[nodiscard]] std::size_t workspace_bytes(const GemmArgs& args);
 // Validates the arguments and the choice (UsageError for an unknown configuration), then
-// launches. Split-K uses fewer slices than asked where K is short: each keeps >= 256 of K.
+// launches.
 void gemm_tiles(const TileChoice& choice, const GemmArgs& args, const LaunchContext& ctx);
 
 // Double-precision CPU reference of alpha * A * B + beta * C_in, written to out (ld ldo).

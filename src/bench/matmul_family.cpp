@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <functional>
 
 #include "bench/device_memory.hpp"
@@ -20,10 +21,12 @@ namespace {
 
 using GemmLaunch = std::function<void(const matmul::GemmArgs&, const LaunchContext&)>;
 
-// A GEMM launch to verify and time: a registered variant or a tile configuration.
+// A GEMM launch to verify and time: a registered variant or a tile configuration, with the
+// workspace it needs.
 struct GemmCandidate {
   std::string name;
   GemmLaunch launch;
+  std::function<std::size_t(const matmul::GemmArgs&)> workspace_bytes;
 };
 
 // Verifies every candidate at one shape, cuBLAS first as the reference, then times it.
@@ -49,12 +52,30 @@ std::vector<BenchRow> run_gemm_candidates(std::string_view family, const Shape& 
   // Timed runs use alpha = 1, beta = 0: C is poisoned before each checked run and never read.
   const CublasHandle cublas;
   const LaunchContext launch_ctx{ctx.stream, cublas.get()};
-  const matmul::GemmArgs args{d.m, d.n, d.k, 1.0F, a.data(), d.k, b.data(), d.n, 0.0F, c.data(), d.n};
+  matmul::GemmArgs args{d.m, d.n, d.k, 1.0F, a.data(), d.k, b.data(), d.n, 0.0F, c.data(), d.n};
+  // One workspace for every candidate, zeroed before each one's first run: a launch leaves it
+  // zeroed for the next launch of the same choice, but another choice lays it out differently.
+  std::size_t workspace_bytes = 0;
+  for (const GemmCandidate& g : gemms) workspace_bytes = std::max(workspace_bytes, g.workspace_bytes(args));
+  DeviceBuffer<std::byte> workspace(workspace_bytes);
+  if (workspace_bytes > 0) {
+    args.workspace = workspace.data();
+    args.workspace_size = workspace_bytes;
+  }
+  const auto with_fresh_workspace = [&](auto launch) {
+    return [&, launch, zeroed = false]() mutable {
+      if (!zeroed && workspace_bytes > 0)
+        SMEMLAB_CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0, workspace_bytes, ctx.stream));
+      zeroed = true;
+      launch();
+    };
+  };
 
   const matmul::GemmVariant& reference = matmul::find("cublas");
   std::vector<GemmRun> runs;
   runs.push_back({std::string(reference.info.name), [&] { matmul::gemm(reference, args, launch_ctx); }});
-  for (const GemmCandidate& g : gemms) runs.push_back({g.name, [&] { g.launch(args, launch_ctx); }});
+  for (const GemmCandidate& g : gemms)
+    runs.push_back({g.name, with_fresh_workspace([&] { g.launch(args, launch_ctx); })});
   const Workload work{.size = gemm_size_label(d), .rate = Rate::flops(2.0 * d.m * d.n * d.k, ctx.device)};
   return measure_gemms(family, DType::f32, work, GemmReference(d.m, d.n, d.k, a_host, b_host),
                        matmul::relative_tolerance(d.k), c, runs, ctx);
@@ -68,7 +89,10 @@ std::size_t gemm_device_bytes(const Shape& shape, DType /*float*/) {
   return (m * k + k * n + m * n) * sizeof(float);
 }
 
-// The sweep's candidates: every compiled tile configuration x raster group x split-K slices.
+// The sweep's candidates: every compiled tile configuration x raster group x decomposition,
+// named CONFIG/gGROUP/kSLICES (split-K; k1: one block per tile) or CONFIG/gGROUP/lw (the
+// last-wave split):
+// every choice the autotuned variant's model can make.
 struct TileCandidate {
   std::string name;
   matmul::TileChoice choice;
@@ -78,9 +102,12 @@ const std::vector<TileCandidate>& tile_candidates() {
   static const std::vector<TileCandidate> all = [] {
     std::vector<TileCandidate> out;
     for (const auto config : matmul::tile_configs())
-      for (const int group : {0, 8})
-        for (const int slices : {1, 2, 3, 4, 6, 8})
-          out.push_back({fmt::format("{}/g{}/k{}", config, group, slices), {config, group, slices}});
+      for (const int group : {0, 8}) {
+        out.push_back({fmt::format("{}/g{}/k1", config, group), {config, group, 1, false}});
+        for (const int slices : matmul::split_k_choices())
+          out.push_back({fmt::format("{}/g{}/k{}", config, group, slices), {config, group, slices, false}});
+        out.push_back({fmt::format("{}/g{}/lw", config, group), {config, group, 1, true}});
+      }
     return out;
   }();
   return all;
@@ -94,7 +121,7 @@ std::vector<VariantInfo> tile_variants() {
     out.push_back({.family = "matmul-tiles",
                    .name = c.name,
                    .description = "a configuration the autotuned variant can choose",
-                   .technique = "tile configuration / raster group / split-K slices",
+                   .technique = "tile configuration / raster group / split of K",
                    .smem = SmemKind::dynamic_alloc,
                    .why_no_model = "a configuration of the autotuned variant; each configuration's "
                                    "measured counters are in docs/perf/sgemm.md"});
@@ -120,9 +147,9 @@ const BenchFamily& matmul_family() {
          std::vector<GemmCandidate> gemms;
          for (const auto name : names) {
            const matmul::GemmVariant& v = matmul::find(name);
-           gemms.push_back({std::string(name), [&v](const matmul::GemmArgs& g, const LaunchContext& lc) {
-                              matmul::gemm(v, g, lc);
-                            }});
+           gemms.push_back({std::string(name),
+                            [&v](const matmul::GemmArgs& g, const LaunchContext& lc) { matmul::gemm(v, g, lc); },
+                            [&v](const matmul::GemmArgs& g) { return matmul::workspace_bytes(v, g); }});
          }
          return run_gemm_candidates(self.name(), shape, gemms, ctx);
        }});
@@ -147,9 +174,11 @@ const BenchFamily& matmul_tiles_family() {
            const auto& all = tile_candidates();
            const auto it = std::find_if(all.begin(), all.end(), [&](const TileCandidate& c) { return c.name == name; });
            if (it == all.end()) throw UsageError(fmt::format("unknown tile candidate '{}'", name));
-           gemms.push_back({it->name, [choice = it->choice](const matmul::GemmArgs& g, const LaunchContext& lc) {
+           gemms.push_back({it->name,
+                            [choice = it->choice](const matmul::GemmArgs& g, const LaunchContext& lc) {
                               matmul::gemm_tiles(choice, g, lc);
-                            }});
+                            },
+                            [choice = it->choice](const matmul::GemmArgs& g) { return matmul::workspace_bytes(choice, g); }});
          }
          return run_gemm_candidates(self.name(), shape, gemms, ctx);
        }});

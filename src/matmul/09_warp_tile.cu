@@ -21,7 +21,7 @@ GemmVariant warp_tile_variant() {
            .smem = SmemKind::dynamic_alloc,
            .model = [](const Shape& s, DType) { return models::warp_tiled(s, WarpTileConfig::kStages); }},
           [](const GemmArgs& g, const LaunchContext& ctx) {
-            launch_config<WarpTileConfig>(g, ctx, 0, 1);
+            launch_config<WarpTileConfig>(g, ctx, {.config = {}, .group = 0});
           }};
 }
 

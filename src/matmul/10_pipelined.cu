@@ -19,7 +19,7 @@ GemmVariant pipelined_variant() {
            .smem = SmemKind::dynamic_alloc,
            .model = [](const Shape& s, DType) { return models::warp_tiled(s, PipelinedConfig::kStages); }},
           [](const GemmArgs& g, const LaunchContext& ctx) {
-            launch_config<PipelinedConfig>(g, ctx, 0, 1);
+            launch_config<PipelinedConfig>(g, ctx, {.config = {}, .group = 0});
           }};
 }
 

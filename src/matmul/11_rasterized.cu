@@ -20,7 +20,7 @@ GemmVariant rasterized_variant() {
            .smem = SmemKind::dynamic_alloc,
            .model = [](const Shape& s, DType) { return models::warp_tiled(s, RasterizedConfig::kStages); }},
           [](const GemmArgs& g, const LaunchContext& ctx) {
-            launch_config<RasterizedConfig>(g, ctx, 8, 1);
+            launch_config<RasterizedConfig>(g, ctx, {.config = {}, .group = 8});
           }};
 }
 

@@ -1,14 +1,16 @@
 // 12 — autotuned tiles. Changed from 11: no single configuration is best everywhere. Large
-// squares want big tiles (more FMAs per shared load); shapes with fewer tiles than SMs leave
-// most of the GPU idle with them and want smaller tiles or split-K (blockIdx.z takes a slice
-// of K; a second kernel sums the slices). Several configurations of 11's kernel are compiled,
-// and a table swept on the device (src/matmul/tuning_table.cpp) names one per shape class:
-// small, unaligned, square, tall, wide (classify() below). Should buy: up to 2x over 11 at
-// 1024^3 (64 tiles of 128x128 for 132 SMs); little at 4096^3.
+// squares want big tiles (more FMAs per shared load); shapes with fewer tiles than slots leave
+// most of the GPU idle with them and want smaller tiles, or their K divided among more blocks:
+// split-K (several blocks per tile) or the last-wave split (whole tiles in full waves, the
+// last partial wave's tiles divided), the parts summed by the last block of each tile. Configurations of 11's kernel
+// from 32x32 to 256x128 are compiled, and a model of the launch's time (tile_model.cpp), fed
+// with each configuration's speed measured on the device, picks one with its decomposition
+// per shape. Should buy: up to 2x over 11 at 1024^3 (64 tiles of 128x128 for 132 SMs), several
+// times on deep products with a small C (256x256x65536: 4 tiles); little at 4096^3.
 #include <algorithm>
 #include <array>
 #include <stdexcept>
-#include <cstdlib>
+#include <cstdio>
 
 #include "matmul/tiled_gemm.cuh"
 #include "matmul/variants.hpp"
@@ -23,40 +25,40 @@ using detail::TileConfig;
 
 struct NamedConfig {
   std::string_view name;
-  int block_m;  // the block tile of C, for the split-K choice
-  int block_n;
-  void (*launch)(const GemmArgs&, const LaunchContext&, int group, int slices);
+  TileShape shape;
+  void (*launch)(const GemmArgs&, const LaunchContext&, const TileChoice&);
+  std::size_t (*workspace)(const GemmArgs&, const TileChoice&);
 };
 
 template <class Cfg>
 constexpr NamedConfig named(std::string_view name) {
-  return {name, Cfg::kBM, Cfg::kBN, launch_config<Cfg>};
+  return {name, {Cfg::kBM, Cfg::kBN, Cfg::kBK, Cfg::kThreads, Cfg::kMinBlocks}, launch_config<Cfg>, detail::config_workspace_bytes<Cfg>};
 }
 
 // Names: block tile MxNxK, stages, warp tile, thread tile, _zz for the serpentine FMA order,
 // _b1 where the registers are sized for one block per SM instead of two.
 // Template arguments: BM, BN, BK, WM, WN, TM, TN, stages, blocks per SM the registers must
-// allow, serpentine.
+// allow, serpentine. Configurations that no measured shape preferred are not compiled; the
+// sweeps that dropped them are in docs/perf/sgemm.md.
 constexpr std::array kConfigs{
-    named<TileConfig<128, 128, 8, 32, 64, 8, 8, 2, 2>>("128x128x8_s2_w32x64_t8x8"),
-    named<TileConfig<128, 128, 8, 32, 64, 8, 8, 3, 2>>("128x128x8_s3_w32x64_t8x8"),
-    named<TileConfig<128, 128, 8, 32, 64, 8, 8, 4, 2>>("128x128x8_s4_w32x64_t8x8"),
-    named<TileConfig<128, 256, 8, 32, 128, 8, 16, 3, 1>>("128x256x8_s3_w32x128_t8x16"),
+    // Large squares: 128 accumulators a thread, one block of 8 warps per SM.
     named<TileConfig<128, 256, 8, 32, 128, 8, 16, 3, 1, true>>("128x256x8_s3_w32x128_t8x16_zz"),
     named<TileConfig<128, 256, 8, 32, 128, 8, 16, 4, 1, true>>("128x256x8_s4_w32x128_t8x16_zz"),
-    named<TileConfig<256, 128, 8, 64, 64, 16, 8, 3, 1, true>>("256x128x8_s3_w64x64_t16x8_zz"),
+    named<TileConfig<256, 128, 8, 64, 64, 16, 8, 3, 1>>("256x128x8_s3_w64x64_t16x8"),
+    named<TileConfig<128, 128, 8, 32, 64, 8, 8, 3, 1, true>>("128x128x8_s3_w32x64_t8x8_zz_b1"),
+    // 64 accumulators a thread, two or three blocks per SM: finer tiles, and B's 4-byte copies
+    // (unaligned rows) hidden by more warps.
+    named<TileConfig<128, 128, 8, 32, 64, 8, 8, 3, 2, true>>("128x128x8_s3_w32x64_t8x8_zz"),
+    named<TileConfig<64, 128, 8, 32, 64, 8, 8, 3, 3>>("64x128x8_s3_w32x64_t8x8"),
     named<TileConfig<64, 128, 8, 32, 64, 8, 8, 3, 3, true>>("64x128x8_s3_w32x64_t8x8_zz"),
     named<TileConfig<128, 64, 8, 32, 64, 8, 8, 3, 2, true>>("128x64x8_s3_w32x64_t8x8_zz"),
-    named<TileConfig<128, 128, 8, 32, 64, 8, 8, 3, 1, true>>("128x128x8_s3_w32x64_t8x8_zz_b1"),
-    named<TileConfig<128, 128, 8, 32, 64, 8, 8, 4, 1, true>>("128x128x8_s4_w32x64_t8x8_zz_b1"),
-    named<TileConfig<64, 128, 8, 32, 64, 8, 8, 4, 3, true>>("64x128x8_s4_w32x64_t8x8_zz"),
-    named<TileConfig<128, 128, 8, 32, 64, 8, 8, 3, 2, true>>("128x128x8_s3_w32x64_t8x8_zz"),
-    named<TileConfig<128, 256, 8, 32, 128, 8, 16, 4, 1>>("128x256x8_s4_w32x128_t8x16"),
-    named<TileConfig<128, 256, 8, 32, 64, 8, 8, 3, 1>>("128x256x8_s3_w32x64_t8x8"),
-    named<TileConfig<256, 128, 8, 64, 64, 16, 8, 3, 1>>("256x128x8_s3_w64x64_t16x8"),
-    named<TileConfig<128, 64, 8, 32, 64, 8, 8, 3, 2>>("128x64x8_s3_w32x64_t8x8"),
-    named<TileConfig<64, 128, 8, 32, 64, 8, 8, 3, 3>>("64x128x8_s3_w32x64_t8x8"),
+    // Small and skinny outputs: few outputs a block, so that many blocks share the SMs.
     named<TileConfig<64, 64, 8, 32, 32, 8, 4, 4, 4>>("64x64x8_s4_w32x32_t8x4"),
+    named<TileConfig<32, 128, 8, 32, 32, 4, 8, 4, 4>>("32x128x8_s4_w32x32_t4x8"),
+    named<TileConfig<128, 32, 8, 64, 32, 8, 8, 4, 6, true>>("128x32x8_s4_w64x32_t8x8_zz"),
+    named<TileConfig<64, 32, 8, 32, 32, 4, 8, 4, 6>>("64x32x8_s4_w32x32_t4x8"),
+    named<TileConfig<32, 64, 8, 32, 32, 4, 8, 4, 8>>("32x64x8_s4_w32x32_t4x8"),
+    named<TileConfig<32, 32, 8, 32, 32, 4, 8, 4, 12>>("32x32x8_s4_w32x32_t4x8"),
 };
 
 constexpr std::array kConfigNames = [] {
@@ -71,130 +73,87 @@ const NamedConfig& find_config(std::string_view name) {
   throw UsageError("unknown matmul tile configuration '" + std::string(name) + "'");
 }
 
-// Each slice keeps at least this much of K: shorter slices spend more on the sum than they
-// save.
-constexpr int kMinSliceK = 256;
-// Slices chosen from the waves keep at least this much of K: at 512^3, two slices of 256 ran
-// 13% slower than one (the sum and the second launch cost more than the idle SMs).
-constexpr int kMinWaveSliceK = 1024;
-// A bound on the workspace (slices x m x n floats) and on the sum's reads.
-constexpr int kMaxSlices = 64;
+// What the tuning table is keyed by, for the current device.
+const DeviceTuning& current_tuning(DeviceTuning& on_this_device) {
+  int device = 0;
+  int major = 0;
+  int minor = 0;
+  SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
+  SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  const int sms = smemlab::detail::sm_count();
+  on_this_device = device_tuning(major, minor, sms);
+  on_this_device.sms = sms;  // another device's speeds per SM, this device's SMs
+  return on_this_device;
+}
+
+void check_choice(const TileChoice& choice) {
+  if (choice.group < 0 || choice.slices < 1)
+    throw UsageError("a tile choice needs group >= 0 and slices >= 1");
+}
 
 }  // namespace
-
-std::string_view shape_class_name(ShapeClass shape) {
-  switch (shape) {
-    case ShapeClass::small: return "small";
-    case ShapeClass::unaligned: return "unaligned";
-    case ShapeClass::square: return "square";
-    case ShapeClass::tall: return "tall";
-    case ShapeClass::wide: return "wide";
-  }
-  return "?";
-}
-
-ShapeClass classify(int m, int n, int sms, bool b_rows_aligned) {
-  const long long tiles = static_cast<long long>((m + 127) / 128) * ((n + 127) / 128);
-  if (tiles < sms) return ShapeClass::small;
-  if (!b_rows_aligned) return ShapeClass::unaligned;
-  if (m >= 4LL * n) return ShapeClass::tall;
-  if (n >= 4LL * m) return ShapeClass::wide;
-  return ShapeClass::square;
-}
 
 std::span<const std::string_view> tile_configs() { return kConfigNames; }
 
-TileChoice choose_tiles(ShapeClass shape, int cc_major, int cc_minor, int sms) {
-  const auto table = tuning_table();
-  const auto on = [](const TuningEntry& e, int major, int minor, int count) {
-    return e.cc_major == major && e.cc_minor == minor && e.sms == count;
-  };
-  const bool known = std::any_of(table.begin(), table.end(), [&](const TuningEntry& e) {
-    return on(e, cc_major, cc_minor, sms);
-  });
-  const TuningEntry& first = table.front();
-  for (const auto& e : table) {
-    const bool device_matches = known ? on(e, cc_major, cc_minor, sms) : on(e, first.cc_major, first.cc_minor, first.sms);
-    if (device_matches && e.shape == shape) return e.choice;
-  }
-  throw std::logic_error("the matmul tuning table has no entry for shape class " +
-                         std::string(shape_class_name(shape)));
-}
-
-namespace {
-
-// What the tuning table is keyed by, for the current device.
-struct DeviceKey {
-  int cc_major = 0;
-  int cc_minor = 0;
-  int sms = 0;
-};
-
-DeviceKey current_device_key() {
-  DeviceKey key;
-  int device = 0;
-  SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
-  SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&key.cc_major, cudaDevAttrComputeCapabilityMajor, device));
-  SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&key.cc_minor, cudaDevAttrComputeCapabilityMinor, device));
-  key.sms = smemlab::detail::sm_count();
-  return key;
-}
-
-}  // namespace
+TileShape tile_shape(std::string_view config) { return find_config(config).shape; }
 
 TileChoice choose_tiles(const GemmArgs& args) {
-  const DeviceKey d = current_device_key();
-  TileChoice choice = choose_tiles(classify(args.m, args.n, d.sms, detail::rows_are_16b_aligned(args.b, args.ldb)),
-                                   d.cc_major, d.cc_minor, d.sms);
-  choice.slices = std::max(choice.slices, split_k_for_waves(choice.config, args.m, args.n, args.k, d.sms));
-  return choice;
+  DeviceTuning device{};
+  return plan_tiles(args.m, args.n, args.k, detail::rows_are_16b_aligned(args.b, args.ldb), current_tuning(device))
+      .choice;
 }
 
-int split_k_for_waves(std::string_view config, int m, int n, int k, int sms) {
-  const NamedConfig& c = find_config(config);
-  const long long tiles = static_cast<long long>((m + c.block_m - 1) / c.block_m) * ((n + c.block_n - 1) / c.block_n);
-  if (2 * tiles > sms) return 1;
-  const long long wanted = (2LL * sms + tiles - 1) / tiles;
-  return static_cast<int>(std::max(1LL, std::min({wanted, static_cast<long long>(kMaxSlices),
-                                                  static_cast<long long>(k / kMinWaveSliceK)})));
+std::size_t workspace_bytes(const TileChoice& choice, const GemmArgs& args) {
+  check_choice(choice);
+  return find_config(choice.config).workspace(args, choice);
 }
 
-int split_k_slices(const TileChoice& choice, int k) { return std::max(1, std::min(choice.slices, k / kMinSliceK)); }
+std::size_t workspace_bytes(const GemmArgs& args) { return workspace_bytes(choose_tiles(args), args); }
 
 void gemm_tiles(const TileChoice& choice, const GemmArgs& args, const LaunchContext& ctx) {
   const NamedConfig& config = find_config(choice.config);
-  if (choice.group < 0 || choice.slices < 1)
-    throw UsageError("a tile choice needs group >= 0 and slices >= 1");
+  check_choice(choice);
   validate(args);
-  config.launch(args, ctx, choice.group, split_k_slices(choice, args.k));
+  config.launch(args, ctx, choice);
 }
 
 namespace detail {
 namespace {
 
-// explain: the table's choice for dense matrices of this shape on the GPU at hand, or on the
-// device the table was swept on when there is none.
+// explain: the model's choice for dense matrices of this shape on the GPU at hand, or on the
+// device the speeds were measured on when there is none.
 std::string autotuned_plan(const Shape& s, DType /*float*/) {
   const int m = static_cast<int>(s.dims[0]);
   const int n = static_cast<int>(s.dims[1]);
   const int k = static_cast<int>(s.dims[2]);
   int count = 0;
-  const TuningEntry& swept = tuning_table().front();
-  DeviceKey d{swept.cc_major, swept.cc_minor, swept.sms};
-  std::string where = "the swept device";
+  DeviceTuning device = device_tunings().front();
+  std::string where = "the measured device";
   if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0) {
-    d = current_device_key();
+    (void)current_tuning(device);
     where = "this GPU";
   } else {
     (void)cudaGetLastError();  // no device: not an error for a description
   }
-  const ShapeClass shape = classify(m, n, d.sms, n % 4 == 0);  // B dense: 16-byte rows when n % 4 == 0
-  TileChoice c = choose_tiles(shape, d.cc_major, d.cc_minor, d.sms);
-  c.slices = std::max(c.slices, split_k_for_waves(c.config, m, n, k, d.sms));
-  return "tile configuration " + std::string(c.config) + ", raster group " + std::to_string(c.group) + ", " +
-         std::to_string(split_k_slices(c, k)) + " K slice(s): shape class " + std::string(shape_class_name(shape)) +
-         " on " + where + " (compute capability " + std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor) +
-         ", " + std::to_string(d.sms) + " SMs)";
+  const TileEstimate e = plan_tiles(m, n, k, n % 4 == 0, device);  // B dense: 16-byte rows when n % 4 == 0
+  const TileShape t = tile_shape(e.choice.config);
+  std::string split = "one block per tile";
+  if (e.parts > 1) {
+    const long long divided = (e.blocks - e.tiles) / (e.parts - 1);
+    split = (e.choice.split_last_wave ? "last-wave split: " : "split-K: ") + std::to_string(divided) + " of the tiles " +
+            "divided into " + std::to_string(e.parts) + " blocks, each about " +
+            std::to_string((k + e.parts - 1) / e.parts) + " of K";
+  }
+  char waves[32];
+  std::snprintf(waves, sizeof waves, "%.2f", e.waves);
+  char us[32];
+  std::snprintf(us, sizeof us, "%.1f", e.ns / 1000.0);
+  return "tile configuration " + std::string(e.choice.config) + " (" + std::to_string(e.tiles) + " tiles of " +
+         std::to_string(t.bm) + "x" + std::to_string(t.bn) + "), " + split + ", raster group " +
+         std::to_string(e.choice.group) + "; " + waves + " waves of resident blocks; predicted " + us + " us on " +
+         where + " (compute capability " + std::to_string(device.cc_major) + "." + std::to_string(device.cc_minor) +
+         ", " + std::to_string(device.sms) + " SMs)";
 }
 
 }  // namespace
@@ -202,9 +161,9 @@ std::string autotuned_plan(const Shape& s, DType /*float*/) {
 GemmVariant autotuned_variant() {
   return {{.family = "matmul",
            .name = "autotuned",
-           .description = "11's kernel with tiles, raster group and split-K chosen per shape",
-           .technique = "autotuning: a swept table of configurations by shape class; split-K "
-                        "when C has fewer tiles than SMs",
+           .description = "11's kernel with tiles and the split of K chosen per shape by a model",
+           .technique = "autotuning: a model of waves, tiles and K per block, fed with each "
+                        "configuration's measured speed; split-K when C has too few tiles for the SMs",
            .smem = SmemKind::dynamic_alloc,
            .why_no_model = "its tile configuration is chosen by shape (see 'launches'); each "
                            "configuration's measured counters are in docs/perf/sgemm.md",

@@ -27,6 +27,10 @@ std::span<const GemmVariant> variants() {
 
 const GemmVariant& find(std::string_view name) { return find_variant(variants(), name); }
 
+std::size_t workspace_bytes(const GemmVariant& variant, const GemmArgs& args) {
+  return variant.info.name == "autotuned" ? workspace_bytes(args) : 0;
+}
+
 void gemm(const GemmVariant& variant, const GemmArgs& args, const LaunchContext& ctx) {
   validate(args);
   variant.launch(args, ctx);

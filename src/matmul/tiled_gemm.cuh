@@ -15,13 +15,18 @@
 //   memory while the FMAs of k run.
 // - Rasterisation: consecutive blocks walk down a group of `group` block-rows before moving
 //   right, so the blocks resident together share their A and B tiles in L2.
-// - Split-K: blockIdx.z takes a slice of K and writes alpha * partial to a workspace; a second
-//   kernel sums the slices and applies beta.
+// - Split K: some tiles are divided among `slices` blocks, each an equal share of K. A block
+//   holding part of a tile writes its partial sums to the workspace, and the last of the
+//   tile's blocks to finish (a counter per tile says which) adds the parts in slice order and
+//   stores C. Split-K divides every tile; the last-wave split runs whole tiles in full waves
+//   and divides only the tiles of the last, partial wave, so that it fills the GPU too.
+#include <algorithm>
 #include <cstddef>
 
 #include "core/cp_async.cuh"
 #include "core/raster.cuh"
 #include "matmul/gemm_device.cuh"
+#include "matmul/workspace.hpp"
 #include "smemlab/launch.hpp"
 #include "smemlab/error.hpp"
 
@@ -57,12 +62,15 @@ struct TileConfig {
   static_assert(Stages >= 1);
 };
 
-// How one launch is organised beyond the tile: raster group (0: row-major block order) and
-// K slices (1: no split-K; workspace then unused).
-struct Schedule {
-  int group = 0;
-  int k_slice = 0;       // K per slice, a multiple of BK; the whole K without split-K
-  float* workspace = nullptr;  // slices x m x n partial products, or null
+// A launch in which tiles [0, whole_tiles) take one block each, and every later tile takes
+// `slices` blocks, each an equal share of the tile's K-steps.
+struct SplitSchedule {
+  int group = 0;  // raster group, as for one block per tile
+  int whole_tiles = 0;
+  int slices = 1;
+  int steps_per_tile = 0;      // K-steps of one tile: ceil(k / BK)
+  int* counters = nullptr;     // per divided tile: blocks done with it; zero between launches
+  float4* partials = nullptr;  // per block of a divided tile: BM x BN partial sums
 };
 
 using smemlab::detail::cp_async16;
@@ -392,28 +400,10 @@ __device__ __forceinline__ void main_loop(const GemmArgs& g, const TileOrigin& t
   }
 }
 
-template <class Cfg, bool VectorB>
-__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
-    tiled_gemm_kernel(GemmArgs g, Schedule sched) {
-  extern __shared__ float4 smem_f4[];
-  float* smem = reinterpret_cast<float*>(smem_f4);
-  const TileOrigin t = tile_origin(g, Cfg::kBM, Cfg::kBN, sched.group);
-  const int k_begin = static_cast<int>(blockIdx.z) * sched.k_slice;
-  const int k_end = min(g.k, k_begin + sched.k_slice);
-  float acc[Cfg::kTM][Cfg::kTN] = {};
-  if (t.edge) {
-    main_loop<Cfg, VectorB, true>(g, t, k_begin, k_end, smem, acc);
-  } else {
-    main_loop<Cfg, VectorB, false>(g, t, k_begin, k_end, smem, acc);
-  }
-
-  // With split-K the slice's alpha * partial goes to the workspace (m x n, beta 0).
-  GemmArgs out = g;
-  if (sched.workspace != nullptr) {
-    out.c = sched.workspace + static_cast<std::size_t>(blockIdx.z) * g.m * g.n;
-    out.ldc = g.n;
-    out.beta = 0.0F;
-  }
+// C's tile at t from this thread's accumulators: alpha * acc + beta * C.
+template <class Cfg>
+__device__ __forceinline__ void store_tile(const GemmArgs& g, const TileOrigin& t,
+                                           const float (&acc)[Cfg::kTM][Cfg::kTN]) {
   const int row = t.row0 + fragment_row<Cfg>();
   const int col = t.col0 + fragment_col<Cfg>();
   const auto store_all = [&](auto checked, auto vector) {
@@ -422,10 +412,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
 #pragma unroll
       for (int j = 0; j < Cfg::kTN / 4; ++j)
         store_c4_if<decltype(checked)::value, decltype(vector)::value>(
-            out, row + i / 4 * Cfg::kLaneRows * 4 + i % 4, col + j * Cfg::kLaneCols * 4,
+            g, row + i / 4 * Cfg::kLaneRows * 4 + i % 4, col + j * Cfg::kLaneCols * 4,
             {acc[i][4 * j], acc[i][4 * j + 1], acc[i][4 * j + 2], acc[i][4 * j + 3]});
   };
-  const bool vector_c = rows_are_16b_aligned(out.c, out.ldc);
+  const bool vector_c = rows_are_16b_aligned(g.c, g.ldc);
   epilogue(t.edge, [&](auto checked) {
     if (vector_c) {
       store_all(checked, std::true_type{});
@@ -435,43 +425,176 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
   });
 }
 
-// C = sum of the slices' partials + beta * C.
-void sum_k_slices(const GemmArgs& g, const float* workspace, int slices, cudaStream_t stream);
-
-// Launches one configuration with the given raster group and number of K slices (1: no
-// split-K). Sizes the dynamic shared memory on first use.
+// One block per tile of C, the whole of K.
 template <class Cfg, bool VectorB>
-void launch_config_with(const GemmArgs& g, const LaunchContext& ctx, int group, int slices) {
-  static const bool sized = [] {
-    SMEMLAB_CUDA_CHECK(cudaFuncSetAttribute(tiled_gemm_kernel<Cfg, VectorB>,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(Cfg::kSmemBytes)));
-    return true;
-  }();
-  (void)sized;
-  const unsigned tiles = grid_for(g, Cfg::kBM, Cfg::kBN);
-  const int k_slice = (g.k + slices * Cfg::kBK - 1) / (slices * Cfg::kBK) * Cfg::kBK;
-  const int used = (g.k + k_slice - 1) / k_slice;  // every slice non-empty
-  Schedule sched{group, k_slice, nullptr};
-  if (used > 1) {
-    const std::size_t bytes = sizeof(float) * used * static_cast<std::size_t>(g.m) * g.n;
-    SMEMLAB_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&sched.workspace), bytes, ctx.stream));
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
+    tiled_gemm_kernel(GemmArgs g, int group) {
+  extern __shared__ float4 smem_f4[];
+  float* smem = reinterpret_cast<float*>(smem_f4);
+  const TileOrigin t = tile_origin(g, Cfg::kBM, Cfg::kBN, group);
+  float acc[Cfg::kTM][Cfg::kTN] = {};
+  if (t.edge) {
+    main_loop<Cfg, VectorB, true>(g, t, 0, g.k, smem, acc);
+  } else {
+    main_loop<Cfg, VectorB, false>(g, t, 0, g.k, smem, acc);
   }
-  tiled_gemm_kernel<Cfg, VectorB><<<dim3(tiles, 1, used), Cfg::kThreads, Cfg::kSmemBytes, ctx.stream>>>(g, sched);
-  SMEMLAB_LAUNCH_CHECK();
-  if (used > 1) {
-    sum_k_slices(g, sched.workspace, used, ctx.stream);
-    SMEMLAB_CUDA_CHECK(cudaFreeAsync(sched.workspace, ctx.stream));
+  store_tile<Cfg>(g, t, acc);
+}
+
+// Accumulators as float4 chunks, q = i * TN / 4 + j: a thread's partial sums are written and
+// read as kThreads-strided float4s, so a warp's accesses are 512 contiguous bytes.
+template <class Cfg>
+__device__ __forceinline__ float4 chunk(const float (&acc)[Cfg::kTM][Cfg::kTN], int q) {
+  const int i = q / (Cfg::kTN / 4);
+  const int j = q % (Cfg::kTN / 4) * 4;
+  return {acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]};
+}
+
+// The block `slice` of a divided tile: its partial sums go to its slot, and the last of the
+// tile's blocks to finish sums every part, in slice order (so the result does not depend on
+// which block came last), into acc and returns true; the others return false.
+template <class Cfg>
+__device__ __forceinline__ bool combine_parts(const SplitSchedule& s, int divided, int slice,
+                                              float (&acc)[Cfg::kTM][Cfg::kTN], int& last_flag) {
+  constexpr int kChunks = Cfg::kTM * Cfg::kTN / 4;
+  constexpr int kSlot = kChunks * Cfg::kThreads;  // float4s in a slot: BM x BN floats
+  const int tid = static_cast<int>(threadIdx.x);
+  float4* const parts = s.partials + static_cast<std::size_t>(divided) * s.slices * kSlot + tid;
+#pragma unroll
+  for (int q = 0; q < kChunks; ++q) parts[slice * kSlot + q * Cfg::kThreads] = chunk<Cfg>(acc, q);
+  __threadfence();  // the parts are visible device-wide before the counter says so
+  __syncthreads();
+  if (tid == 0) last_flag = atomicAdd(&s.counters[divided], 1) == s.slices - 1;
+  __syncthreads();
+  if (!last_flag) return false;
+  __threadfence();
+#pragma unroll
+  for (int q = 0; q < kChunks; ++q) {
+    float4 sum = __ldcg(parts + q * Cfg::kThreads);
+    for (int z = 1; z < s.slices; ++z) {
+      const float4 part = __ldcg(parts + z * kSlot + q * Cfg::kThreads);
+      sum = {sum.x + part.x, sum.y + part.y, sum.z + part.z, sum.w + part.w};
+    }
+    const int i = q / (Cfg::kTN / 4);
+    const int j = q % (Cfg::kTN / 4) * 4;
+    acc[i][j] = sum.x;
+    acc[i][j + 1] = sum.y;
+    acc[i][j + 2] = sum.z;
+    acc[i][j + 3] = sum.w;
+  }
+  if (tid == 0) s.counters[divided] = 0;  // every part has arrived: ready for the next launch
+  return true;
+}
+
+// One block per whole tile, then `slices` blocks per divided tile.
+template <class Cfg, bool VectorB>
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
+    split_gemm_kernel(GemmArgs g, SplitSchedule s) {
+  extern __shared__ float4 smem_f4[];
+  float* smem = reinterpret_cast<float*>(smem_f4);
+  __shared__ int last_flag;
+  const int block = static_cast<int>(blockIdx.x);
+  const bool whole = block < s.whole_tiles;
+  const int divided = whole ? 0 : (block - s.whole_tiles) / s.slices;
+  const int slice = whole ? 0 : (block - s.whole_tiles) % s.slices;
+  const int tile = whole ? block : s.whole_tiles + divided;
+  const int k_begin = whole ? 0 : static_cast<int>(static_cast<long long>(slice) * s.steps_per_tile / s.slices) * Cfg::kBK;
+  const int k_end = whole ? g.k
+                          : min(g.k, static_cast<int>(static_cast<long long>(slice + 1) * s.steps_per_tile / s.slices) * Cfg::kBK);
+  const TileOrigin t = smemlab::detail::rastered_tile_at(tile, g.m, g.n, Cfg::kBM, Cfg::kBN, s.group);
+  float acc[Cfg::kTM][Cfg::kTN] = {};
+  if (t.edge) {
+    main_loop<Cfg, VectorB, true>(g, t, k_begin, k_end, smem, acc);
+  } else {
+    main_loop<Cfg, VectorB, false>(g, t, k_begin, k_end, smem, acc);
+  }
+  if (whole || combine_parts<Cfg>(s, divided, slice, acc, last_flag)) store_tile<Cfg>(g, t, acc);
+}
+
+// One launch of a configuration: one block per tile, or split-K (every tile divided into
+// `slices`) or the last-wave split (tiles beyond the last full wave divided so that their
+// blocks fill one more wave). Sizes the dynamic shared memory on first use.
+template <class Cfg, bool VectorB>
+struct ConfigLaunch {
+  static void size_shared_memory() {
+    static const bool sized = [] {
+      for (const void* kernel : {reinterpret_cast<const void*>(tiled_gemm_kernel<Cfg, VectorB>),
+                                 reinterpret_cast<const void*>(split_gemm_kernel<Cfg, VectorB>)})
+        SMEMLAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                static_cast<int>(Cfg::kSmemBytes)));
+      return true;
+    }();
+    (void)sized;
+  }
+
+  // The schedule of a choice (slices == 1: one block per tile).
+  static SplitSchedule schedule(const GemmArgs& g, const TileChoice& c) {
+    SplitSchedule s;
+    s.group = c.group;
+    const int tiles = static_cast<int>(grid_for(g, Cfg::kBM, Cfg::kBN));
+    s.steps_per_tile = (g.k + Cfg::kBK - 1) / Cfg::kBK;
+    s.whole_tiles = tiles;
+    if (c.split_last_wave) {
+      size_shared_memory();
+      const int slots = smemlab::detail::resident_blocks(reinterpret_cast<const void*>(split_gemm_kernel<Cfg, VectorB>),
+                                                         Cfg::kThreads, Cfg::kSmemBytes);
+      const int last = tiles % slots;  // tiles of the last, partial wave
+      s.whole_tiles = tiles - last;
+      s.slices = last > 0 ? std::max(1, slots / last) : 1;
+    } else if (c.slices > 1) {
+      s.whole_tiles = 0;
+      s.slices = c.slices;
+    }
+    s.slices = std::min(s.slices, s.steps_per_tile);  // every block at least one K-step
+    if (s.slices == 1) s.whole_tiles = tiles;
+    smemlab::detail::grid_1d(s.whole_tiles + static_cast<unsigned long long>(tiles - s.whole_tiles) * s.slices,
+                             "gemm: the split has more blocks than a grid holds");
+    return s;
+  }
+
+  static unsigned blocks(const GemmArgs& g, const SplitSchedule& s) {
+    return s.whole_tiles + (grid_for(g, Cfg::kBM, Cfg::kBN) - s.whole_tiles) * s.slices;
+  }
+
+  static WorkspaceLayout layout(const GemmArgs& g, const SplitSchedule& s) {
+    if (s.slices == 1) return {};
+    const std::size_t divided = grid_for(g, Cfg::kBM, Cfg::kBN) - s.whole_tiles;
+    return WorkspaceLayout::of(divided, divided * s.slices * Cfg::kBM * Cfg::kBN);
+  }
+
+  static void run(const GemmArgs& g, const LaunchContext& ctx, const TileChoice& c) {
+    size_shared_memory();
+    SplitSchedule s = schedule(g, c);
+    if (s.slices == 1) {
+      tiled_gemm_kernel<Cfg, VectorB><<<blocks(g, s), Cfg::kThreads, Cfg::kSmemBytes, ctx.stream>>>(g, c.group);
+      SMEMLAB_LAUNCH_CHECK();
+      return;
+    }
+    const WorkspaceScope workspace(g, layout(g, s), ctx.stream);
+    s.counters = workspace.counters();
+    s.partials = workspace.partials();
+    split_gemm_kernel<Cfg, VectorB><<<blocks(g, s), Cfg::kThreads, Cfg::kSmemBytes, ctx.stream>>>(g, s);
+    SMEMLAB_LAUNCH_CHECK();
+  }
+};
+
+template <class Cfg>
+void launch_config(const GemmArgs& g, const LaunchContext& ctx, const TileChoice& choice) {
+  if (rows_are_16b_aligned(g.b, g.ldb)) {
+    ConfigLaunch<Cfg, true>::run(g, ctx, choice);
+  } else {
+    ConfigLaunch<Cfg, false>::run(g, ctx, choice);
   }
 }
 
 template <class Cfg>
-void launch_config(const GemmArgs& g, const LaunchContext& ctx, int group, int slices) {
+std::size_t config_workspace_bytes(const GemmArgs& g, const TileChoice& choice) {
   if (rows_are_16b_aligned(g.b, g.ldb)) {
-    launch_config_with<Cfg, true>(g, ctx, group, slices);
-  } else {
-    launch_config_with<Cfg, false>(g, ctx, group, slices);
+    using L = ConfigLaunch<Cfg, true>;
+    return L::layout(g, L::schedule(g, choice)).bytes;
   }
+  using L = ConfigLaunch<Cfg, false>;
+  return L::layout(g, L::schedule(g, choice)).bytes;
 }
 
 }  // namespace smemlab::matmul::detail

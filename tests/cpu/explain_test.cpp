@@ -128,10 +128,13 @@ TEST(ExplainCli, EveryVariantIsExplainedAndErrorsAreUsageErrors) {
       EXPECT_TRUE(doc["model"]["occupancy"].contains("compiled")) << v.id() << " " << dtype_name(t);
     }
   }
-  // The autotuned variant names what it would launch: 8192x1024x4096 is tall.
-  const auto tuned = run_cli({"explain", "matmul/autotuned", "--size", "8192x1024x4096"});
+  // The autotuned variant names what it would launch, with the model's waves and time; 256^2
+  // outputs of depth 65536 are too few tiles to fill the GPU one block per tile.
+  const auto tuned = run_cli({"explain", "matmul/autotuned", "--size", "256x256x65536"});
   EXPECT_NE(tuned.out.find("launches:      tile configuration"), std::string::npos) << tuned.out;
-  EXPECT_NE(tuned.out.find("shape class tall"), std::string::npos) << tuned.out;
+  EXPECT_TRUE(tuned.out.find("split-K: ") != std::string::npos || tuned.out.find("stream-K: ") != std::string::npos)
+      << tuned.out;
+  EXPECT_NE(tuned.out.find(" waves of resident blocks; predicted "), std::string::npos) << tuned.out;
   // Occupancy follows the architecture's limits on 8.6: 100 KiB / (8 + 1 KiB) = 11 blocks, 1536 / 1024
   // threads = 1.
   const auto ampere = run_cli({"explain", "matmul/smem_tile32", "--arch", "8.6"});

@@ -50,85 +50,18 @@ TEST(Registry, BenchFamiliesCoverTheRegistry) {
   EXPECT_EQ(from_families, from_registry);
 }
 
-TEST(Registry, TheTileSweepOffersEveryConfigurationOfTheAutotunedVariant) {
+TEST(Registry, TheTileSweepOffersEveryChoiceOfTheAutotunedVariant) {
   const BenchFamily& tiles = find_family("matmul-tiles");
   EXPECT_FALSE(tiles.spec().in_default_run);
   const auto variants = tiles.variants();
   EXPECT_TRUE(variants.front().reference);
+  const std::size_t per_group = 2 + matmul::split_k_choices().size();  // k1, each split, sk
   for (const auto config : matmul::tile_configs()) {
     const std::string prefix = std::string(config) + "/";
     const auto named = [&](const VariantInfo& v) { return v.name.starts_with(prefix); };
-    EXPECT_EQ(std::count_if(variants.begin(), variants.end(), named), 12) << config;
+    EXPECT_EQ(static_cast<std::size_t>(std::count_if(variants.begin(), variants.end(), named)), 2 * per_group)
+        << config;
   }
-}
-
-TEST(Registry, TheTuningTableNamesCompiledConfigurationsForEveryShapeClass) {
-  const auto table = matmul::tuning_table();
-  ASSERT_FALSE(table.empty());
-  const auto configs = matmul::tile_configs();
-  for (const auto& e : table) {
-    EXPECT_NE(std::find(configs.begin(), configs.end(), e.choice.config), configs.end())
-        << e.choice.config;
-    EXPECT_GE(e.choice.slices, 1);
-  }
-  for (const auto shape : {matmul::ShapeClass::small, matmul::ShapeClass::unaligned,
-                           matmul::ShapeClass::square,
-                           matmul::ShapeClass::tall, matmul::ShapeClass::wide}) {
-    const auto& d = table.front();
-    EXPECT_EQ(std::count_if(table.begin(), table.end(),
-                            [&](const matmul::TuningEntry& e) {
-                              return e.shape == shape && e.cc_major == d.cc_major &&
-                                     e.cc_minor == d.cc_minor && e.sms == d.sms;
-                            }),
-              1)
-        << matmul::shape_class_name(shape);
-  }
-}
-
-// The table in src/matmul/tuning_table.cpp is the sweep's output, not numbers typed in.
-TEST(Registry, SplitKFillsTheGpuOnlyWhenTheOutputHasTooFewTiles) {
-  using smemlab::matmul::split_k_for_waves;
-  constexpr int kSms = 132;
-  // 256x256 in 64x128 tiles: 8 blocks for 132 SMs; K cut until about two blocks per SM.
-  EXPECT_EQ(split_k_for_waves("64x128x8_s3_w32x64_t8x8", 256, 256, 65536, kSms), 33);
-  EXPECT_EQ(split_k_for_waves("64x128x8_s3_w32x64_t8x8", 128, 128, 131072, kSms), 64);  // the bound
-  EXPECT_EQ(split_k_for_waves("64x128x8_s3_w32x64_t8x8", 256, 256, 256, kSms), 1);      // K too short
-  EXPECT_EQ(split_k_for_waves("64x128x8_s3_w32x64_t8x8", 512, 512, 512, kSms), 1);    // slices < 1024 of K
-  EXPECT_EQ(split_k_for_waves("64x128x8_s3_w32x64_t8x8", 100, 132, 3000, kSms), 2);
-  EXPECT_EQ(split_k_for_waves("64x128x8_s3_w32x64_t8x8", 1024, 1024, 1024, kSms), 1);   // 128 tiles
-  EXPECT_EQ(split_k_for_waves("128x256x8_s3_w32x128_t8x16_zz", 4096, 4096, 4096, kSms), 1);
-  EXPECT_THROW((void)split_k_for_waves("unnamed", 1, 1, 1, kSms), smemlab::UsageError);
-}
-
-TEST(Registry, TheTuningTableIsTheCommittedSweepsChoice) {
-  std::ifstream in(std::string(SMEMLAB_DOCS_DATA_DIR) + "/matmul-tuning-h200.json");
-  ASSERT_TRUE(in) << "missing matmul-tuning-h200.json";
-  const auto sweep = nlohmann::json::parse(in);
-  const auto& device = sweep.at("device");
-  std::vector<std::string> from_sweep;
-  for (const auto& c : sweep.at("choices"))
-    from_sweep.push_back(fmt::format("{}.{} {} {} {} g{} k{}", device.at("cc_major").get<int>(),
-                                     device.at("cc_minor").get<int>(), device.at("sms").get<int>(),
-                                     c.at("shape").get<std::string>(), c.at("config").get<std::string>(),
-                                     c.at("group").get<int>(), c.at("slices").get<int>()));
-  std::vector<std::string> from_table;
-  for (const auto& e : matmul::tuning_table())
-    from_table.push_back(fmt::format("{}.{} {} {} {} g{} k{}", e.cc_major, e.cc_minor, e.sms,
-                                     matmul::shape_class_name(e.shape), e.choice.config,
-                                     e.choice.group, e.choice.slices));
-  EXPECT_EQ(from_table, from_sweep);
-  EXPECT_TRUE(sweep.at("unverified").empty());
-}
-
-TEST(Registry, ShapesAreClassifiedByTilesPerSmAndAspect) {
-  EXPECT_EQ(matmul::classify(1024, 1024, 132, true), matmul::ShapeClass::small);  // 64 tiles
-  EXPECT_EQ(matmul::classify(1025, 1025, 132, false), matmul::ShapeClass::small);
-  EXPECT_EQ(matmul::classify(2048, 2048, 132, true), matmul::ShapeClass::square);
-  EXPECT_EQ(matmul::classify(4097, 4097, 132, false), matmul::ShapeClass::unaligned);
-  EXPECT_EQ(matmul::classify(8192, 1024, 132, true), matmul::ShapeClass::tall);
-  EXPECT_EQ(matmul::classify(1024, 8192, 132, true), matmul::ShapeClass::wide);
-  EXPECT_EQ(matmul::classify(1024, 8191, 132, false), matmul::ShapeClass::unaligned);
-  EXPECT_EQ(matmul::classify(1, 1, 132, false), matmul::ShapeClass::small);
 }
 
 TEST(Registry, FamiliesAreListedInOrder) {

@@ -4,7 +4,9 @@
 // that must survive; with beta = 0, C starts as NaN (a variant that reads it fails).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <map>
 #include <random>
@@ -133,9 +135,9 @@ TEST_P(MatmulVariant, MatchesTheCpuReference) {
   });
 }
 
-// The autotuned variant reaches only the table's choices: every compiled configuration is
-// checked here directly, on aligned rows (16-byte copies) and unaligned ones, with a raster
-// group and three K slices on the second.
+// The autotuned variant can choose any configuration with any decomposition: each is checked
+// here directly, on aligned rows (16-byte copies) and unaligned ones. Split-K and stream-K run
+// twice on one caller-held workspace: the second run finds the counters the first left (zero).
 class MatmulTiles : public testing::TestWithParam<std::string_view> {};
 
 TEST_P(MatmulTiles, MatchTheCpuReferenceAlignedAndUnaligned) {
@@ -143,14 +145,64 @@ TEST_P(MatmulTiles, MatchTheCpuReferenceAlignedAndUnaligned) {
   const std::string_view config = GetParam();
   const Case aligned{260, 388, 100, 4, 0.5F, 2.0F};
   const Case unaligned{131, 67, 1025, 3, 1.5F, -0.75F};
-  for (const auto& [cs, choice] :
-       {std::pair{aligned, matmul::TileChoice{config, 0, 1}},
-        std::pair{unaligned, matmul::TileChoice{config, 8, 3}}}) {
-    SCOPED_TRACE(case_name(cs));
+  const Case deep{33, 70, 3001, 0, 1.0F, 0.0F};
+  for (const auto& [cs, choice] : {std::pair{aligned, matmul::TileChoice{config, 0, 1, false}},
+                                   std::pair{aligned, matmul::TileChoice{config, 8, 1, true}},
+                                   std::pair{unaligned, matmul::TileChoice{config, 8, 3, false}},
+                                   std::pair{unaligned, matmul::TileChoice{config, 0, 1, true}},
+                                   std::pair{deep, matmul::TileChoice{config, 0, 64, false}},
+                                   std::pair{deep, matmul::TileChoice{config, 8, 1, true}}}) {
+    SCOPED_TRACE(case_name(cs) + (choice.split_last_wave ? " last-wave split" : " slices " + std::to_string(choice.slices)));
     expect_matches_reference(cs, [&](const matmul::GemmArgs& args, const LaunchContext& ctx) {
-      matmul::gemm_tiles(choice, args, ctx);
+      const std::size_t bytes = matmul::workspace_bytes(choice, args);
+      if (choice.slices == 1 && !choice.split_last_wave) EXPECT_EQ(bytes, 0U);
+      DeviceBuffer<std::byte> workspace(std::max<std::size_t>(bytes, 1));
+      SMEMLAB_CUDA_CHECK(cudaMemset(workspace.data(), 0, workspace.size()));
+      matmul::GemmArgs with = args;
+      with.workspace = workspace.data();
+      with.workspace_size = bytes;
+      // First on a copy of C, then on C itself: the checked run finds the counters the first
+      // one left behind.
+      DeviceBuffer<float> scratch(static_cast<std::size_t>(args.m) * args.ldc);
+      SMEMLAB_CUDA_CHECK(cudaMemcpy(scratch.data(), args.c, scratch.size() * sizeof(float), cudaMemcpyDeviceToDevice));
+      matmul::GemmArgs first = with;
+      first.c = scratch.data();
+      matmul::gemm_tiles(choice, first, ctx);
+      matmul::gemm_tiles(choice, with, ctx);
     });
   }
+}
+
+// A workspace that is too small is refused before anything is launched.
+TEST(MatmulWorkspace, ATooSmallOneIsRefused) {
+  SMEMLAB_REQUIRE_GPU();
+  DeviceBuffer<float> a(64 * 64);
+  DeviceBuffer<float> b(64 * 4096);
+  DeviceBuffer<float> c(64 * 4096);
+  matmul::GemmArgs args{64, 64, 4096, 1.0F, a.data(), 4096, b.data(), 64, 0.0F, c.data(), 64};
+  const matmul::TileChoice split{"64x64x8_s4_w32x32_t8x4", 0, 8, false};
+  ASSERT_GT(matmul::workspace_bytes(split, args), 0U);
+  args.workspace = c.data();
+  args.workspace_size = matmul::workspace_bytes(split, args) - 1;
+  EXPECT_THROW(matmul::gemm_tiles(split, args, {}), std::invalid_argument);
+}
+
+// The model counts blocks_per_sm slots per SM for each configuration; the last-wave split
+// divides the tiles past the last full wave of the slots the device keeps resident. The two
+// must agree: with one tile past a full wave, that tile is divided into one block per slot.
+TEST_P(MatmulTiles, KeepTheirDeclaredBlocksPerSmResident) {
+  SMEMLAB_REQUIRE_GPU();
+  const std::string_view config = GetParam();
+  const matmul::TileShape t = matmul::tile_shape(config);
+  int sms = 0;
+  SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const int slots = t.blocks_per_sm * sms;
+  const int k = t.bk * slots;
+  DeviceBuffer<float> c(1);  // only sizes are read
+  const matmul::GemmArgs args{t.bm, t.bn * (slots + 1), k, 1.0F, c.data(), k, c.data(), t.bn * (slots + 1),
+                              0.0F, c.data(), t.bn * (slots + 1)};
+  const std::size_t bytes = matmul::workspace_bytes(matmul::TileChoice{config, 0, 1, true}, args);
+  EXPECT_EQ((bytes - 256) / (sizeof(float) * t.bm * t.bn), static_cast<std::size_t>(slots));
 }
 
 INSTANTIATE_TEST_SUITE_P(Matmul, MatmulTiles, testing::ValuesIn(matmul::tile_configs()),

@@ -1,0 +1,113 @@
+// The autotuned variant's choice: a model of a launch's time from its waves, tiles and K-steps
+// per block, fed with speeds measured on the device (src/matmul/tuning_table.cpp).
+//
+// A configuration has n = blocks_per_sm slots on each SM (its TileShape), and an SM whose slots
+// are all busy does `aligned` (or `unaligned`) multiply-adds per nanosecond. With b of them busy
+// it does (b / n)^e of that (e = occupancy_exponent: a lone block hides less latency than a
+// full SM, but more than its share), shared by its b blocks. Blocks run in waves of
+// n x SMs; each wave lasts as long as its blocks' K-steps of BM x BN x BK take at that speed.
+// A launch adds launch_ns, and divided tiles add their partial sums: each block of a tile
+// writes BM x BN floats and the last one reads them all, at part_bytes_per_ns per SM.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "smemlab/error.hpp"
+#include "smemlab/matmul.hpp"
+
+namespace smemlab::matmul {
+namespace {
+
+constexpr std::array kSplits{2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};  // room between choices: ~1.5x
+// Raster group of every choice: blocks resident together share A's and B's tiles in L2.
+constexpr int kGroup = 8;
+
+long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+
+const ConfigSpeed& speed_of(const DeviceTuning& device, std::string_view config) {
+  for (const auto& c : device.configs)
+    if (c.config == config) return c;
+  throw UsageError("no measured speed for matmul tile configuration '" + std::string(config) + "'");
+}
+
+// Nanoseconds for `count` blocks of `steps` K-steps each, in waves.
+double waves_ns(long long count, long long steps, const TileShape& t, double rate, const DeviceTuning& device) {
+  const long long slots = static_cast<long long>(t.blocks_per_sm) * device.sms;
+  const auto wave = [&](long long blocks) {
+    const long long busy = std::min<long long>(t.blocks_per_sm, ceil_div(blocks, device.sms));
+    const double sm_rate =
+        rate * std::pow(static_cast<double>(busy) / t.blocks_per_sm, device.occupancy_exponent);
+    return static_cast<double>(steps) * t.bm * t.bn * t.bk / (sm_rate / static_cast<double>(busy));
+  };
+  const long long rest = count % slots;
+  return static_cast<double>(count / slots) * wave(slots) + (rest > 0 ? wave(rest) : 0.0);
+}
+
+}  // namespace
+
+std::span<const int> split_k_choices() { return kSplits; }
+
+TileEstimate estimate(const TileChoice& choice, int m, int n, int k, bool b_rows_aligned,
+                      const DeviceTuning& device) {
+  const TileShape t = tile_shape(choice.config);
+  const ConfigSpeed& speed = speed_of(device, choice.config);
+  const double rate = b_rows_aligned ? speed.aligned : speed.unaligned;
+  TileEstimate e;
+  e.choice = choice;
+  e.tiles = ceil_div(m, t.bm) * ceil_div(n, t.bn);
+  const long long per_tile = ceil_div(k, t.bk);
+  const long long slots = static_cast<long long>(t.blocks_per_sm) * device.sms;
+  long long whole = e.tiles;  // as ConfigLaunch::schedule (tiled_gemm.cuh) divides the tiles
+  long long slices = 1;
+  if (choice.split_last_wave) {
+    whole = e.tiles - e.tiles % slots;
+    slices = e.tiles > whole ? std::max<long long>(1, slots / (e.tiles - whole)) : 1;
+  } else if (choice.slices > 1) {
+    whole = 0;
+    slices = choice.slices;
+  }
+  slices = std::min(slices, per_tile);
+  if (slices == 1) whole = e.tiles;
+  const long long divided = e.tiles - whole;
+  e.blocks = whole + divided * slices;
+  e.parts = static_cast<int>(slices);
+  e.waves = static_cast<double>(e.blocks) / static_cast<double>(slots);
+  e.ns = device.launch_ns + waves_ns(whole, per_tile, t, rate, device);
+  if (divided > 0)
+    e.ns += waves_ns(divided * slices, ceil_div(per_tile, slices), t, rate, device) +
+            static_cast<double>(slices) * 4.0 * t.bm * t.bn / device.part_bytes_per_ns;
+  return e;
+}
+
+TileEstimate plan_tiles(int m, int n, int k, bool b_rows_aligned, const DeviceTuning& device) {
+  TileEstimate best;
+  bool found = false;
+  const auto consider = [&](const TileChoice& c) {
+    const TileEstimate e = estimate(c, m, n, k, b_rows_aligned, device);
+    if (!found || e.ns < best.ns) best = e;
+    found = true;
+  };
+  for (const auto& speed : device.configs) {
+    const TileShape t = tile_shape(speed.config);
+    const long long tiles = ceil_div(m, t.bm) * ceil_div(n, t.bn);
+    const long long per_tile = ceil_div(k, t.bk);
+    const long long slots = static_cast<long long>(t.blocks_per_sm) * device.sms;
+    consider({speed.config, kGroup, 1, false});
+    for (const int s : kSplits)
+      if (s <= per_tile && tiles * s <= 2 * slots) consider({speed.config, kGroup, s, false});
+    if (tiles % slots != 0 && tiles > slots) consider({speed.config, kGroup, 1, true});
+  }
+  if (!found) throw std::logic_error("the matmul tuning of this device names no configuration");
+  return best;
+}
+
+const DeviceTuning& device_tuning(int cc_major, int cc_minor, int sms) {
+  const auto all = device_tunings();
+  for (const auto& d : all)
+    if (d.cc_major == cc_major && d.cc_minor == cc_minor && d.sms == sms) return d;
+  return all.front();
+}
+
+}  // namespace smemlab::matmul
