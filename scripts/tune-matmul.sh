@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The autotuned matmul variant's sweep: at each shape of the SGEMM grid, times every choice its
-# model can make there (tile configuration x one block per tile, split-K, stream-K:
+# model can make there (tile configuration x one block per tile, split-K, last-wave split:
 # `scripts/tune_table.py candidates`) against cuBLAS in the same run, then fits the model to
 # the times (`scripts/tune_table.py fit`). Writes to $OUT (default gpu-out/): tiles-parts/ (one
 # report a size, kept as each finishes), tiles.json (every row) and tuning.json (the fit, which

@@ -1,8 +1,8 @@
 #pragma once
-// The scratch of a streamed SGEMM launch: one counter per tile of C, then the partial sums of
-// the blocks that hold part of a tile. The caller's workspace when it gives one (zeroed once
-// before its first use; every launch leaves the counters at zero again), else one allocated
-// on the stream for the launch.
+// The scratch of an SGEMM launch that divides K: one counter per divided tile, then the partial
+// sums of the blocks that hold part of a tile. The caller's workspace when it gives one (zeroed
+// before its first use for a shape and choice; every launch leaves its counters at zero again),
+// else one allocated on the stream for the launch.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>

@@ -132,7 +132,7 @@ TEST(ExplainCli, EveryVariantIsExplainedAndErrorsAreUsageErrors) {
   // outputs of depth 65536 are too few tiles to fill the GPU one block per tile.
   const auto tuned = run_cli({"explain", "matmul/autotuned", "--size", "256x256x65536"});
   EXPECT_NE(tuned.out.find("launches:      tile configuration"), std::string::npos) << tuned.out;
-  EXPECT_TRUE(tuned.out.find("split-K: ") != std::string::npos || tuned.out.find("stream-K: ") != std::string::npos)
+  EXPECT_TRUE(tuned.out.find("split-K: ") != std::string::npos || tuned.out.find("last-wave split: ") != std::string::npos)
       << tuned.out;
   EXPECT_NE(tuned.out.find(" waves of resident blocks; predicted "), std::string::npos) << tuned.out;
   // Occupancy follows the architecture's limits on 8.6: 100 KiB / (8 + 1 KiB) = 11 blocks, 1536 / 1024

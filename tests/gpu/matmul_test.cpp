@@ -136,8 +136,8 @@ TEST_P(MatmulVariant, MatchesTheCpuReference) {
 }
 
 // The autotuned variant can choose any configuration with any decomposition: each is checked
-// here directly, on aligned rows (16-byte copies) and unaligned ones. Split-K and stream-K run
-// twice on one caller-held workspace: the second run finds the counters the first left (zero).
+// here directly, on aligned rows (16-byte copies) and unaligned ones. Split runs go twice on one
+// caller-held workspace: the second run finds the counters the first left (zero).
 class MatmulTiles : public testing::TestWithParam<std::string_view> {};
 
 TEST_P(MatmulTiles, MatchTheCpuReferenceAlignedAndUnaligned) {
