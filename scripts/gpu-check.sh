@@ -50,11 +50,24 @@ sanitize() {  # tool, then bench arguments
     echo "$tool $*: FAILED" | note
   fi
 }
-# Every tile configuration of the autotuned variant, aligned and not, with split-K.
-tiles=$("$smemlab" list --family matmul-tiles | awk '$1 ~ /\/g8\/k3$/ {print $1}' | paste -sd, -)
+sanitize_tests() {  # tool, then a gtest filter
+  local tool=$1
+  echo "### $tool tests $2" >>"$logs/sanitizer.log"
+  if compute-sanitizer --tool "$tool" --error-exitcode 9 "$smemlab_build_dir/tests/smemlab_gpu_tests" \
+      --gtest_filter="$2" >>"$logs/sanitizer.log" 2>&1; then
+    echo "$tool tests $2: clean" | note
+  else
+    status=1
+    echo "$tool tests $2: FAILED" | note
+  fi
+}
+# Every tile configuration of the autotuned variant, aligned and not, with split-K in one wave
+# and in several, and the last-wave split; the tests add padded rows and beta != 0.
+tiles=$("$smemlab" list --family matmul-tiles | awk '$1 ~ /\/g8\/(k3|k64|lw)$/ {print $1}' | paste -sd, -)
 for tool in memcheck racecheck synccheck; do
   sanitize "$tool" --family matmul --size 33x31x65,7x13x5,260x388x100
   sanitize "$tool" --family matmul-tiles --variant "$tiles" --size 131x67x1025,260x388x1000
+  sanitize_tests "$tool" '*MatmulTiles.Match*'
   sanitize "$tool" --family reduction --type float,double --size 33,100003
   sanitize "$tool" --family transpose --type float,double --size 33x31,97x130,200x132  # 200x132: 16-byte paths, edge tiles
 done

@@ -5,6 +5,7 @@
 #   scripts/ncu-profile.sh NAME KERNEL_REGEX bench-arguments...
 #   e.g. scripts/ncu-profile.sh matmul 'smemlab::matmul' --family matmul --size 2048
 # KERNEL_REGEX matches demangled names ('smemlab::reduce|DeviceReduce' adds CUB's kernels).
+# SMEMLAB names a built smemlab to use instead of building one.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 OUT=${OUT:-$smemlab_root/gpu-out}
@@ -12,7 +13,7 @@ mkdir -p "$OUT"
 name=$1
 regex=$2
 shift 2
-smemlab="$smemlab_build_dir/smemlab"
+smemlab="${SMEMLAB:-$smemlab_build_dir/smemlab}"
 [ -x "$smemlab" ] || smemlab_build >/dev/null || exit 1
 work="$smemlab_build_dir/ncu-$name"
 rm -rf "$work" && mkdir -p "$work"

@@ -5,12 +5,12 @@
       prints, comma-separated, every choice the model can make at SIZE (MxNxK or N): each
       configuration one block per tile, with the last-wave split, and with each split-K it
       considers.
-  tune_table.py fit SWEEP.json [SWEEP.json ...] --output tuning.json
+  tune_table.py fit SWEEP.json [SWEEP.json ...] --output tuning.json [--table FILE.cpp]
       fits the model (src/matmul/tile_model.cpp, mirrored below) to the sweep: each
       configuration's speed from its one-block-per-tile run at the calibration sizes, then the
-      fixed costs and the occupancy exponent that make its choices the best measured, and prints the rows of
-      src/matmul/tuning_table.cpp. The output keeps every measured time, against which a cpu
-      test checks the library's choices.
+      fixed costs and the occupancy exponent that make its choices the best measured, and writes
+      them as src/matmul/tuning_table.cpp (--table). The output keeps every measured time,
+      against which a cpu test checks the library's choices.
 
 The configurations (tile, threads, blocks per SM) are read from src/matmul/12_autotuned.cu.
 """
@@ -21,10 +21,35 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SPLITS = (2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64)  # matmul::split_k_choices()
+SPLITS = (2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # matmul::split_k_choices()
 GROUP = 8  # the raster group of every choice the model makes
 ALIGNED_AT = "8192"  # calibration sizes: many waves, B's rows aligned or not
 UNALIGNED_AT = "4097"
+
+
+TABLE = """\
+// The autotuned variant's measured speeds, per device: each configuration's multiply-adds per
+// nanosecond per SM with every slot busy, and the model's constants. Written by
+// scripts/tune_table.py from docs/results/data/{output} (the fit of a matmul-tiles sweep on
+// an H200); a cpu test checks that the two agree. To tune another device, run
+// scripts/tune-matmul.sh there and add its rows.
+#include <array>
+
+#include "smemlab/matmul.hpp"
+
+namespace smemlab::matmul {{
+
+std::span<const DeviceTuning> device_tunings() {{
+  // clang-format off
+  static constexpr std::array h200{{
+{rows}  }};
+  // clang-format on
+  static constexpr std::array devices{{DeviceTuning{{{cc_major}, {cc_minor}, {sms}, {launch_ns}, {part_bw}, {exponent}, h200}}}};
+  return devices;
+}}
+
+}}  // namespace smemlab::matmul
+"""
 
 
 def configs():
@@ -88,10 +113,12 @@ def estimate_ns(c, slices, last_wave, m, n, k, rate, sms, launch_ns, part_bw, ex
     if split == 1:
         whole = tiles
     divided = tiles - whole
-    ns = launch_ns + waves_ns(whole, per_tile, c, rate, sms, exponent)
+    spread_sum = whole == 0 and split > 1 and divided * split <= slots  # every block sums a share
+    launches = (whole > 0) + (divided > 0)  # the last-wave split: whole tiles, then divided ones
+    ns = launches * launch_ns + waves_ns(whole, per_tile, c, rate, sms, exponent)
     if divided:
         ns += waves_ns(divided * split, ceil_div(per_tile, split), c, rate, sms, exponent)
-        ns += split * 4.0 * c["bm"] * c["bn"] / part_bw
+        ns += (1 if spread_sum else split) * 4.0 * c["bm"] * c["bn"] / part_bw
     return ns
 
 
@@ -171,8 +198,12 @@ def cmd_fit(args):
     with open(args.output, "w") as f:
         json.dump(out, f, indent=1)
         f.write("\n")
-    for name in cfgs:
-        print(f'      ConfigSpeed{{"{name}", {speeds[name]["aligned"]}, {speeds[name]["unaligned"]}}},')
+    if args.table:
+        rows = "".join(f'      ConfigSpeed{{"{name}", {speeds[name]["aligned"]}, {speeds[name]["unaligned"]}}},\n'
+                       for name in cfgs)
+        Path(args.table).write_text(TABLE.format(output=Path(args.output).name, rows=rows, cc_major=cc_major,
+                                                 cc_minor=cc_minor, sms=sms, launch_ns=launch_ns, part_bw=part_bw,
+                                                 exponent=exponent))
     print(f"  launch_ns {launch_ns}, part_bytes_per_ns {part_bw}, occupancy_exponent {exponent}, "
           f"fastest / chosen {out['geomean_fastest_over_chosen']}")
     for s in shapes:
@@ -195,6 +226,7 @@ def main():
     f = sub.add_parser("fit")
     f.add_argument("sweeps", nargs="+")
     f.add_argument("--output", required=True)
+    f.add_argument("--table", help="write the fit as this C++ file (src/matmul/tuning_table.cpp)")
     f.set_defaults(run=cmd_fit)
     args = ap.parse_args()
     args.run(args)

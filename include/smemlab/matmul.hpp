@@ -34,7 +34,11 @@ struct GemmArgs {
 // Throws std::invalid_argument naming the first violated condition.
 void validate(const GemmArgs& args);
 
-using Launch = void (*)(const GemmArgs&, const LaunchContext&);
+// A variant's entry point, and the workspace it needs for given arguments (null: none).
+struct Launch {
+  void (*run)(const GemmArgs&, const LaunchContext&);
+  std::size_t (*workspace_bytes)(const GemmArgs&) = nullptr;
+};
 using GemmVariant = Variant<Launch>;
 
 // Registered variants in teaching order; the reference ("cublas") first.
@@ -42,8 +46,8 @@ using GemmVariant = Variant<Launch>;
 // Throws UsageError for an unknown name.
 [[nodiscard]] const GemmVariant& find(std::string_view name);
 
-// Workspace a variant needs for these arguments: only the autotuned variant, when it divides
-// K, needs any (see GemmArgs::workspace).
+// Workspace a variant needs for these arguments (see GemmArgs::workspace): 0 for most; the
+// autotuned variant needs some when it divides K.
 [[nodiscard]] std::size_t workspace_bytes(const GemmVariant& variant, const GemmArgs& args);
 
 // Validates the arguments, then launches the variant asynchronously on ctx.stream.
@@ -95,6 +99,7 @@ struct TileEstimate {
   long long tiles = 0;   // of C
   long long blocks = 0;  // launched
   int parts = 1;         // blocks of a divided tile (1: no partial sums)
+  bool spread_sum = false;  // every block sums a share of its tile (split-K in one wave)
   double waves = 0;      // blocks / resident slots
   double ns = 0;         // predicted time
 };

@@ -14,19 +14,29 @@
 
 namespace smemlab::detail {
 
-// Multiprocessors of the current device, read once per device.
-inline int sm_count() {
-  static std::array<std::atomic<int>, 64> cache{};
+// An attribute of the current device, read once per device.
+template <cudaDeviceAttr Attribute>
+int device_attribute() {
+  static std::array<std::atomic<int>, 64> cache{};  // the value + 1; 0: not read yet
   int device = 0;
   SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
   auto& slot = cache.at(static_cast<std::size_t>(device));
-  int sms = slot.load(std::memory_order_relaxed);
-  if (sms == 0) {
-    SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    slot.store(sms, std::memory_order_relaxed);
+  int stored = slot.load(std::memory_order_relaxed);
+  if (stored == 0) {
+    int value = 0;
+    SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&value, Attribute, device));
+    stored = value + 1;
+    slot.store(stored, std::memory_order_relaxed);
   }
-  return sms;
+  return stored - 1;
 }
+
+// Multiprocessors of the current device.
+inline int sm_count() { return device_attribute<cudaDevAttrMultiProcessorCount>(); }
+
+// Whether the current device can launch cooperative grids (all blocks resident at once, so
+// that blocks may wait for each other).
+inline bool cooperative_launch_supported() { return device_attribute<cudaDevAttrCooperativeLaunch>() != 0; }
 
 // A 1D grid of `blocks` blocks, which gridDim.x limits to 2^31 - 1; beyond that, an
 // invalid_argument saying `too_many` (the caller's words for what was too large).

@@ -59,6 +59,9 @@ constexpr std::array kConfigs{
     named<TileConfig<64, 32, 8, 32, 32, 4, 8, 4, 6>>("64x32x8_s4_w32x32_t4x8"),
     named<TileConfig<32, 64, 8, 32, 32, 4, 8, 4, 8>>("32x64x8_s4_w32x32_t4x8"),
     named<TileConfig<32, 32, 8, 32, 32, 4, 8, 4, 12>>("32x32x8_s4_w32x32_t4x8"),
+    // Outputs of a few dozen columns, split along K: 128 accumulators a thread in 4 warps (two
+    // blocks per SM), so that each shared-memory read feeds more FMAs.
+    named<TileConfig<256, 64, 8, 64, 64, 16, 8, 3, 2>>("256x64x8_s3_w64x64_t16x8"),
 };
 
 constexpr std::array kConfigNames = [] {
@@ -143,7 +146,8 @@ std::string autotuned_plan(const Shape& s, DType /*float*/) {
     const long long divided = (e.blocks - e.tiles) / (e.parts - 1);
     split = (e.choice.split_last_wave ? "last-wave split: " : "split-K: ") + std::to_string(divided) + " of the tiles " +
             "divided into " + std::to_string(e.parts) + " blocks, each about " +
-            std::to_string((k + e.parts - 1) / e.parts) + " of K";
+            std::to_string((k + e.parts - 1) / e.parts) + " of K" +
+            (e.spread_sum ? ", every block summing a share of its tile's parts" : ", the last block summing the parts");
   }
   char waves[32];
   std::snprintf(waves, sizeof waves, "%.2f", e.waves);
@@ -168,9 +172,8 @@ GemmVariant autotuned_variant() {
            .why_no_model = "its tile configuration is chosen by shape (see 'launches'); each "
                            "configuration's measured counters are in docs/perf/sgemm.md",
            .launch_plan = autotuned_plan},
-          [](const GemmArgs& g, const LaunchContext& ctx) {
-            gemm_tiles(choose_tiles(g), g, ctx);
-          }};
+          {.run = [](const GemmArgs& g, const LaunchContext& ctx) { gemm_tiles(choose_tiles(g), g, ctx); },
+           .workspace_bytes = [](const GemmArgs& g) { return workspace_bytes(g); }}};
 }
 
 }  // namespace detail

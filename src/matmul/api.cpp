@@ -28,12 +28,12 @@ std::span<const GemmVariant> variants() {
 const GemmVariant& find(std::string_view name) { return find_variant(variants(), name); }
 
 std::size_t workspace_bytes(const GemmVariant& variant, const GemmArgs& args) {
-  return variant.info.name == "autotuned" ? workspace_bytes(args) : 0;
+  return variant.launch.workspace_bytes == nullptr ? 0 : variant.launch.workspace_bytes(args);
 }
 
 void gemm(const GemmVariant& variant, const GemmArgs& args, const LaunchContext& ctx) {
   validate(args);
-  variant.launch(args, ctx);
+  variant.launch.run(args, ctx);
 }
 
 }  // namespace smemlab::matmul

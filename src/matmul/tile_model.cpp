@@ -6,8 +6,10 @@
 // it does (b / n)^e of that (e = occupancy_exponent: a lone block hides less latency than a
 // full SM, but more than its share), shared by its b blocks. Blocks run in waves of
 // n x SMs; each wave lasts as long as its blocks' K-steps of BM x BN x BK take at that speed.
-// A launch adds launch_ns, and divided tiles add their partial sums: each block of a tile
-// writes BM x BN floats and the last one reads them all, at part_bytes_per_ns per SM.
+// Each launch adds launch_ns (the last-wave split makes two: whole tiles, then the divided
+// ones), and divided tiles add their partial sums: each block of a tile
+// writes BM x BN floats and the last one reads them all, at part_bytes_per_ns per SM; when the
+// launch fits in one wave, every block reads a share, so the reading costs one slot's worth.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -20,7 +22,7 @@
 namespace smemlab::matmul {
 namespace {
 
-constexpr std::array kSplits{2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};  // room between choices: ~1.5x
+constexpr std::array kSplits{2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128};  // room between choices: ~1.5x
 // Raster group of every choice: blocks resident together share A's and B's tiles in L2.
 constexpr int kGroup = 8;
 
@@ -74,10 +76,13 @@ TileEstimate estimate(const TileChoice& choice, int m, int n, int k, bool b_rows
   e.blocks = whole + divided * slices;
   e.parts = static_cast<int>(slices);
   e.waves = static_cast<double>(e.blocks) / static_cast<double>(slots);
-  e.ns = device.launch_ns + waves_ns(whole, per_tile, t, rate, device);
+  e.spread_sum = whole == 0 && slices > 1 && e.blocks <= slots;
+  const int launches = (whole > 0 ? 1 : 0) + (divided > 0 ? 1 : 0);
+  e.ns = launches * device.launch_ns + waves_ns(whole, per_tile, t, rate, device);
+  const double slots_read = e.spread_sum ? 1.0 : static_cast<double>(slices);
   if (divided > 0)
     e.ns += waves_ns(divided * slices, ceil_div(per_tile, slices), t, rate, device) +
-            static_cast<double>(slices) * 4.0 * t.bm * t.bn / device.part_bytes_per_ns;
+            slots_read * 4.0 * t.bm * t.bn / device.part_bytes_per_ns;
   return e;
 }
 

@@ -18,8 +18,14 @@
 // - Split K: some tiles are divided among `slices` blocks, each an equal share of K. A block
 //   holding part of a tile writes its partial sums to the workspace, and the last of the
 //   tile's blocks to finish (a counter per tile says which) adds the parts in slice order and
-//   stores C. Split-K divides every tile; the last-wave split runs whole tiles in full waves
-//   and divides only the tiles of the last, partial wave, so that it fills the GPU too.
+//   stores C. When every block of a split-K launch fits on the GPU at once, the launch is
+//   cooperative (the driver guarantees that they are all resident) and every block of a tile
+//   waits for the others, then sums a share of the tile: the sum is spread over the tile's
+//   blocks instead of serialised in one. Split-K divides every tile; the last-wave split runs
+//   whole tiles in full waves (one block per tile) and then, in a second launch, divides only
+//   the tiles of the last, partial wave, so that they fill the GPU too.
+#include <cuda/atomic>
+
 #include <algorithm>
 #include <cstddef>
 
@@ -62,13 +68,16 @@ struct TileConfig {
   static_assert(Stages >= 1);
 };
 
-// A launch in which tiles [0, whole_tiles) take one block each, and every later tile takes
-// `slices` blocks, each an equal share of the tile's K-steps.
+// A split launch: every tile from whole_tiles on takes `slices` blocks, each an equal share of
+// the tile's K-steps (tiles [0, whole_tiles) are left to a launch of one block per tile).
 struct SplitSchedule {
   int group = 0;  // raster group, as for one block per tile
   int whole_tiles = 0;
   int slices = 1;
   int steps_per_tile = 0;      // K-steps of one tile: ceil(k / BK)
+  // The blocks of a divided tile all sum a share of its parts (every block of the launch is
+  // resident at once: a cooperative launch), instead of the last of them summing them all.
+  bool spread_sum = false;
   int* counters = nullptr;     // per divided tile: blocks done with it; zero between launches
   float4* partials = nullptr;  // per block of a divided tile: BM x BN partial sums
 };
@@ -239,17 +248,13 @@ __device__ __forceinline__ int lane_col(int lane) {
 }
 
 template <class Cfg>
-__device__ __forceinline__ int fragment_row() {
-  const int warp = static_cast<int>(threadIdx.x) / 32;
-  const int lane = static_cast<int>(threadIdx.x) % 32;
-  return warp / (Cfg::kBN / Cfg::kWN) * Cfg::kWM + lane_row<Cfg>(lane) * 4;
+__device__ __forceinline__ int fragment_row(int thread = static_cast<int>(threadIdx.x)) {
+  return thread / 32 / (Cfg::kBN / Cfg::kWN) * Cfg::kWM + lane_row<Cfg>(thread % 32) * 4;
 }
 
 template <class Cfg>
-__device__ __forceinline__ int fragment_col() {
-  const int warp = static_cast<int>(threadIdx.x) / 32;
-  const int lane = static_cast<int>(threadIdx.x) % 32;
-  return warp % (Cfg::kBN / Cfg::kWN) * Cfg::kWN + lane_col<Cfg>(lane) * 4;
+__device__ __forceinline__ int fragment_col(int thread = static_cast<int>(threadIdx.x)) {
+  return thread / 32 % (Cfg::kBN / Cfg::kWN) * Cfg::kWN + lane_col<Cfg>(thread % 32) * 4;
 }
 
 using smemlab::detail::TileOrigin;
@@ -442,39 +447,64 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
 }
 
 // Accumulators as float4 chunks, q = i * TN / 4 + j: a thread's partial sums are written and
-// read as kThreads-strided float4s, so a warp's accesses are 512 contiguous bytes.
+// read as kThreads-strided float4s, so a warp's accesses are 512 contiguous bytes. A tile's
+// slot holds kChunks x kThreads float4s; float4 e of it is chunk e / kThreads of thread
+// e % kThreads.
 template <class Cfg>
-__device__ __forceinline__ float4 chunk(const float (&acc)[Cfg::kTM][Cfg::kTN], int q) {
-  const int i = q / (Cfg::kTN / 4);
-  const int j = q % (Cfg::kTN / 4) * 4;
-  return {acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]};
-}
+struct Parts {
+  static constexpr int kChunks = Cfg::kTM * Cfg::kTN / 4;
+  static constexpr int kSlot = kChunks * Cfg::kThreads;  // float4s: BM x BN floats
+
+  // The first of the tile's slots.
+  static __device__ float4* of_tile(const SplitSchedule& s, int divided) {
+    return s.partials + static_cast<std::size_t>(divided) * s.slices * kSlot;
+  }
+
+  // Float4 e of the tile, summed over its slices in slice order (so the result does not
+  // depend on which block sums it, or when).
+  static __device__ float4 sum(const SplitSchedule& s, const float4* tile_parts, int e) {
+    float4 sum = __ldcg(tile_parts + e);
+    for (int z = 1; z < s.slices; ++z) {
+      const float4 part = __ldcg(tile_parts + z * kSlot + e);
+      sum = {sum.x + part.x, sum.y + part.y, sum.z + part.z, sum.w + part.w};
+    }
+    return sum;
+  }
+
+  // Writes this block's partial sums to its slot, then counts the block in; returns the count
+  // before it (block 0 only).
+  static __device__ int write_and_arrive(const SplitSchedule& s, int divided, int slice,
+                                         const float (&acc)[Cfg::kTM][Cfg::kTN]) {
+    const int tid = static_cast<int>(threadIdx.x);
+    float4* const slot = of_tile(s, divided) + slice * kSlot + tid;
+#pragma unroll
+    for (int q = 0; q < kChunks; ++q) {
+      const int i = q / (Cfg::kTN / 4);
+      const int j = q % (Cfg::kTN / 4) * 4;
+      slot[q * Cfg::kThreads] = {acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]};
+    }
+    __threadfence();  // the parts are visible device-wide before the counter says so
+    __syncthreads();
+    return tid == 0 ? atomicAdd(&s.counters[divided], 1) : 0;
+  }
+};
 
 // The block `slice` of a divided tile: its partial sums go to its slot, and the last of the
-// tile's blocks to finish sums every part, in slice order (so the result does not depend on
-// which block came last), into acc and returns true; the others return false.
+// tile's blocks to finish sums every part into acc and returns true; the others return false.
 template <class Cfg>
-__device__ __forceinline__ bool combine_parts(const SplitSchedule& s, int divided, int slice,
-                                              float (&acc)[Cfg::kTM][Cfg::kTN], int& last_flag) {
-  constexpr int kChunks = Cfg::kTM * Cfg::kTN / 4;
-  constexpr int kSlot = kChunks * Cfg::kThreads;  // float4s in a slot: BM x BN floats
+__device__ __forceinline__ bool last_block_sums(const SplitSchedule& s, int divided, int slice,
+                                                float (&acc)[Cfg::kTM][Cfg::kTN], int& last_flag) {
+  using P = Parts<Cfg>;
   const int tid = static_cast<int>(threadIdx.x);
-  float4* const parts = s.partials + static_cast<std::size_t>(divided) * s.slices * kSlot + tid;
-#pragma unroll
-  for (int q = 0; q < kChunks; ++q) parts[slice * kSlot + q * Cfg::kThreads] = chunk<Cfg>(acc, q);
-  __threadfence();  // the parts are visible device-wide before the counter says so
-  __syncthreads();
-  if (tid == 0) last_flag = atomicAdd(&s.counters[divided], 1) == s.slices - 1;
+  const int before = P::write_and_arrive(s, divided, slice, acc);
+  if (tid == 0) last_flag = before == s.slices - 1;
   __syncthreads();
   if (!last_flag) return false;
   __threadfence();
+  const float4* const tile_parts = P::of_tile(s, divided) + tid;
 #pragma unroll
-  for (int q = 0; q < kChunks; ++q) {
-    float4 sum = __ldcg(parts + q * Cfg::kThreads);
-    for (int z = 1; z < s.slices; ++z) {
-      const float4 part = __ldcg(parts + z * kSlot + q * Cfg::kThreads);
-      sum = {sum.x + part.x, sum.y + part.y, sum.z + part.z, sum.w + part.w};
-    }
+  for (int q = 0; q < P::kChunks; ++q) {
+    const float4 sum = P::sum(s, tile_parts, q * Cfg::kThreads);
     const int i = q / (Cfg::kTN / 4);
     const int j = q % (Cfg::kTN / 4) * 4;
     acc[i][j] = sum.x;
@@ -486,7 +516,48 @@ __device__ __forceinline__ bool combine_parts(const SplitSchedule& s, int divide
   return true;
 }
 
-// One block per whole tile, then `slices` blocks per divided tile.
+// The block `slice` of a divided tile whose blocks are all resident: it writes its partial
+// sums, waits for the tile's other blocks, then sums and stores its share of the tile's float4s
+// (whole warps' worth, in order). Each block reads one slot's worth instead of the last block
+// reading them all: at 64 slices, 1/64 of the time. The counter counts each block twice
+// (written, summed); the last count resets it.
+template <class Cfg>
+__device__ __forceinline__ void every_block_sums(const GemmArgs& g, const TileOrigin& t,
+                                                 const SplitSchedule& s, int divided, int slice,
+                                                 const float (&acc)[Cfg::kTM][Cfg::kTN]) {
+  using P = Parts<Cfg>;
+  const int tid = static_cast<int>(threadIdx.x);
+  P::write_and_arrive(s, divided, slice, acc);
+  if (tid == 0) {
+    const cuda::atomic_ref<int, cuda::thread_scope_device> count(s.counters[divided]);
+    while (count.load(cuda::memory_order_acquire) < s.slices) __nanosleep(256);
+  }
+  __syncthreads();
+  __threadfence();
+  constexpr int kWarpRuns = P::kSlot / 32;
+  const int begin = slice * kWarpRuns / s.slices * 32;
+  const int end = (slice + 1) * kWarpRuns / s.slices * 32;
+  const float4* const tile_parts = P::of_tile(s, divided);
+  const bool vector_c = rows_are_16b_aligned(g.c, g.ldc);
+  for (int e = begin + tid; e < end; e += Cfg::kThreads) {
+    const float4 sum = P::sum(s, tile_parts, e);
+    const int q = e / Cfg::kThreads;
+    const int owner = e % Cfg::kThreads;
+    const int i = q / (Cfg::kTN / 4);
+    const int row = t.row0 + fragment_row<Cfg>(owner) + i / 4 * Cfg::kLaneRows * 4 + i % 4;
+    const int col = t.col0 + fragment_col<Cfg>(owner) + q % (Cfg::kTN / 4) * Cfg::kLaneCols * 4;
+    epilogue(t.edge, [&](auto checked) {
+      if (vector_c) {
+        store_c4_if<decltype(checked)::value, true>(g, row, col, sum);
+      } else {
+        store_c4_if<decltype(checked)::value, false>(g, row, col, sum);
+      }
+    });
+  }
+  if (tid == 0 && atomicAdd(&s.counters[divided], 1) == 2 * s.slices - 1) s.counters[divided] = 0;
+}
+
+// `slices` blocks per divided tile.
 template <class Cfg, bool VectorB>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
     split_gemm_kernel(GemmArgs g, SplitSchedule s) {
@@ -494,13 +565,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
   float* smem = reinterpret_cast<float*>(smem_f4);
   __shared__ int last_flag;
   const int block = static_cast<int>(blockIdx.x);
-  const bool whole = block < s.whole_tiles;
-  const int divided = whole ? 0 : (block - s.whole_tiles) / s.slices;
-  const int slice = whole ? 0 : (block - s.whole_tiles) % s.slices;
-  const int tile = whole ? block : s.whole_tiles + divided;
-  const int k_begin = whole ? 0 : static_cast<int>(static_cast<long long>(slice) * s.steps_per_tile / s.slices) * Cfg::kBK;
-  const int k_end = whole ? g.k
-                          : min(g.k, static_cast<int>(static_cast<long long>(slice + 1) * s.steps_per_tile / s.slices) * Cfg::kBK);
+  const int divided = block / s.slices;
+  const int slice = block % s.slices;
+  const int tile = s.whole_tiles + divided;
+  const int k_begin = static_cast<int>(static_cast<long long>(slice) * s.steps_per_tile / s.slices) * Cfg::kBK;
+  const int k_end = min(g.k, static_cast<int>(static_cast<long long>(slice + 1) * s.steps_per_tile / s.slices) * Cfg::kBK);
   const TileOrigin t = smemlab::detail::rastered_tile_at(tile, g.m, g.n, Cfg::kBM, Cfg::kBN, s.group);
   float acc[Cfg::kTM][Cfg::kTN] = {};
   if (t.edge) {
@@ -508,12 +577,17 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
   } else {
     main_loop<Cfg, VectorB, false>(g, t, k_begin, k_end, smem, acc);
   }
-  if (whole || combine_parts<Cfg>(s, divided, slice, acc, last_flag)) store_tile<Cfg>(g, t, acc);
+  if (s.spread_sum) {
+    every_block_sums<Cfg>(g, t, s, divided, slice, acc);
+  } else if (last_block_sums<Cfg>(s, divided, slice, acc, last_flag)) {
+    store_tile<Cfg>(g, t, acc);
+  }
 }
 
-// One launch of a configuration: one block per tile, or split-K (every tile divided into
-// `slices`) or the last-wave split (tiles beyond the last full wave divided so that their
-// blocks fill one more wave). Sizes the dynamic shared memory on first use.
+// The launches of a configuration: one block per tile, or split-K (every tile divided into
+// `slices`) or the last-wave split (tiles of the full waves one block each, then a launch
+// dividing the tiles beyond them so that their blocks fill one more wave). Sizes the dynamic
+// shared memory on first use.
 template <class Cfg, bool VectorB>
 struct ConfigLaunch {
   static void size_shared_memory() {
@@ -527,6 +601,13 @@ struct ConfigLaunch {
     (void)sized;
   }
 
+  // Blocks of the split kernel resident at once on the device.
+  static int slots() {
+    size_shared_memory();
+    return smemlab::detail::resident_blocks(reinterpret_cast<const void*>(split_gemm_kernel<Cfg, VectorB>),
+                                            Cfg::kThreads, Cfg::kSmemBytes);
+  }
+
   // The schedule of a choice (slices == 1: one block per tile).
   static SplitSchedule schedule(const GemmArgs& g, const TileChoice& c) {
     SplitSchedule s;
@@ -535,25 +616,25 @@ struct ConfigLaunch {
     s.steps_per_tile = (g.k + Cfg::kBK - 1) / Cfg::kBK;
     s.whole_tiles = tiles;
     if (c.split_last_wave) {
-      size_shared_memory();
-      const int slots = smemlab::detail::resident_blocks(reinterpret_cast<const void*>(split_gemm_kernel<Cfg, VectorB>),
-                                                         Cfg::kThreads, Cfg::kSmemBytes);
-      const int last = tiles % slots;  // tiles of the last, partial wave
+      const int last = tiles % slots();  // tiles of the last, partial wave
       s.whole_tiles = tiles - last;
-      s.slices = last > 0 ? std::max(1, slots / last) : 1;
+      s.slices = last > 0 ? std::max(1, slots() / last) : 1;
     } else if (c.slices > 1) {
       s.whole_tiles = 0;
       s.slices = c.slices;
     }
     s.slices = std::min(s.slices, s.steps_per_tile);  // every block at least one K-step
     if (s.slices == 1) s.whole_tiles = tiles;
-    smemlab::detail::grid_1d(s.whole_tiles + static_cast<unsigned long long>(tiles - s.whole_tiles) * s.slices,
-                             "gemm: the split has more blocks than a grid holds");
+    const unsigned long long split = static_cast<unsigned long long>(tiles - s.whole_tiles) * s.slices;
+    smemlab::detail::grid_1d(split, "gemm: the split has more blocks than a grid holds");
+    s.spread_sum = s.whole_tiles == 0 && s.slices > 1 && split <= static_cast<unsigned long long>(slots()) &&
+                   smemlab::detail::cooperative_launch_supported();
     return s;
   }
 
-  static unsigned blocks(const GemmArgs& g, const SplitSchedule& s) {
-    return s.whole_tiles + (grid_for(g, Cfg::kBM, Cfg::kBN) - s.whole_tiles) * s.slices;
+  // Blocks of the split launch.
+  static unsigned split_blocks(const GemmArgs& g, const SplitSchedule& s) {
+    return (grid_for(g, Cfg::kBM, Cfg::kBN) - s.whole_tiles) * s.slices;
   }
 
   static WorkspaceLayout layout(const GemmArgs& g, const SplitSchedule& s) {
@@ -565,15 +646,25 @@ struct ConfigLaunch {
   static void run(const GemmArgs& g, const LaunchContext& ctx, const TileChoice& c) {
     size_shared_memory();
     SplitSchedule s = schedule(g, c);
-    if (s.slices == 1) {
-      tiled_gemm_kernel<Cfg, VectorB><<<blocks(g, s), Cfg::kThreads, Cfg::kSmemBytes, ctx.stream>>>(g, c.group);
+    if (s.whole_tiles > 0) {
+      tiled_gemm_kernel<Cfg, VectorB><<<s.whole_tiles, Cfg::kThreads, Cfg::kSmemBytes, ctx.stream>>>(g, c.group);
       SMEMLAB_LAUNCH_CHECK();
-      return;
     }
+    if (s.slices == 1) return;
     const WorkspaceScope workspace(g, layout(g, s), ctx.stream);
     s.counters = workspace.counters();
     s.partials = workspace.partials();
-    split_gemm_kernel<Cfg, VectorB><<<blocks(g, s), Cfg::kThreads, Cfg::kSmemBytes, ctx.stream>>>(g, s);
+    cudaLaunchAttribute cooperative{};
+    cooperative.id = cudaLaunchAttributeCooperative;
+    cooperative.val.cooperative = s.spread_sum ? 1 : 0;
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(split_blocks(g, s));
+    config.blockDim = dim3(Cfg::kThreads);
+    config.dynamicSmemBytes = Cfg::kSmemBytes;
+    config.stream = ctx.stream;
+    config.attrs = &cooperative;
+    config.numAttrs = 1;
+    SMEMLAB_CUDA_CHECK(cudaLaunchKernelEx(&config, split_gemm_kernel<Cfg, VectorB>, g, s));
     SMEMLAB_LAUNCH_CHECK();
   }
 };

@@ -55,7 +55,7 @@ TEST(Registry, TheTileSweepOffersEveryChoiceOfTheAutotunedVariant) {
   EXPECT_FALSE(tiles.spec().in_default_run);
   const auto variants = tiles.variants();
   EXPECT_TRUE(variants.front().reference);
-  const std::size_t per_group = 2 + matmul::split_k_choices().size();  // k1, each split, sk
+  const std::size_t per_group = 2 + matmul::split_k_choices().size();  // k1, each split, lw
   for (const auto config : matmul::tile_configs()) {
     const std::string prefix = std::string(config) + "/";
     const auto named = [&](const VariantInfo& v) { return v.name.starts_with(prefix); };

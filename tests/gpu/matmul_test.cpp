@@ -136,8 +136,9 @@ TEST_P(MatmulVariant, MatchesTheCpuReference) {
 }
 
 // The autotuned variant can choose any configuration with any decomposition: each is checked
-// here directly, on aligned rows (16-byte copies) and unaligned ones. Split runs go twice on one
-// caller-held workspace: the second run finds the counters the first left (zero).
+// here directly, on aligned rows (16-byte copies) and unaligned ones, with split-K in one wave
+// (every block sums a share of its tile) and in several (the last block sums). Split runs go
+// twice on one caller-held workspace: the second run finds the counters the first left (zero).
 class MatmulTiles : public testing::TestWithParam<std::string_view> {};
 
 TEST_P(MatmulTiles, MatchTheCpuReferenceAlignedAndUnaligned) {
@@ -146,12 +147,23 @@ TEST_P(MatmulTiles, MatchTheCpuReferenceAlignedAndUnaligned) {
   const Case aligned{260, 388, 100, 4, 0.5F, 2.0F};
   const Case unaligned{131, 67, 1025, 3, 1.5F, -0.75F};
   const Case deep{33, 70, 3001, 0, 1.0F, 0.0F};
+  const Case wide_deep{300, 700, 2049, 4, 0.5F, 2.0F};
+  const matmul::TileShape t = matmul::tile_shape(config);
+  int sms = 0;
+  SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const auto split_blocks = [&](const Case& cs, int slices) {
+    return static_cast<long long>((cs.m + t.bm - 1) / t.bm) * ((cs.n + t.bn - 1) / t.bn) * slices;
+  };
+  ASSERT_LE(split_blocks(unaligned, 3), static_cast<long long>(t.blocks_per_sm) * sms) << "not one wave";
+  ASSERT_LE(split_blocks(deep, 64), static_cast<long long>(t.blocks_per_sm) * sms) << "not one wave";
+  ASSERT_GT(split_blocks(wide_deep, 64), static_cast<long long>(t.blocks_per_sm) * sms) << "one wave";
   for (const auto& [cs, choice] : {std::pair{aligned, matmul::TileChoice{config, 0, 1, false}},
                                    std::pair{aligned, matmul::TileChoice{config, 8, 1, true}},
                                    std::pair{unaligned, matmul::TileChoice{config, 8, 3, false}},
                                    std::pair{unaligned, matmul::TileChoice{config, 0, 1, true}},
                                    std::pair{deep, matmul::TileChoice{config, 0, 64, false}},
-                                   std::pair{deep, matmul::TileChoice{config, 8, 1, true}}}) {
+                                   std::pair{deep, matmul::TileChoice{config, 8, 1, true}},
+                                   std::pair{wide_deep, matmul::TileChoice{config, 8, 64, false}}}) {
     SCOPED_TRACE(case_name(cs) + (choice.split_last_wave ? " last-wave split" : " slices " + std::to_string(choice.slices)));
     expect_matches_reference(cs, [&](const matmul::GemmArgs& args, const LaunchContext& ctx) {
       const std::size_t bytes = matmul::workspace_bytes(choice, args);
