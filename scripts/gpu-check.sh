@@ -38,28 +38,24 @@ grep -E "tests passed|tests failed|\(Failed\)|Not Run|Timeout" "$logs/tests.log"
 grep -E "(cpu|gpu) +=" "$logs/tests.log" | note
 
 step "compute-sanitizer on every variant at small odd sizes"
+run_sanitizer() {  # label, tool, then the program and its arguments
+  local label=$1 tool=$2
+  shift 2
+  echo "### $tool $label" >>"$logs/sanitizer.log"
+  if compute-sanitizer --tool "$tool" --error-exitcode 9 "$@" >>"$logs/sanitizer.log" 2>&1; then
+    echo "$tool $label: clean" | note
+  else
+    status=1
+    echo "$tool $label: FAILED" | note
+  fi
+}
 sanitize() {  # tool, then bench arguments
   local tool=$1
   shift
-  echo "### $tool $*" >>"$logs/sanitizer.log"
-  if compute-sanitizer --tool "$tool" --error-exitcode 9 "$smemlab" bench "$@" --reps 1 --warmup 0 \
-      --quiet --format csv >>"$logs/sanitizer.log" 2>&1; then
-    echo "$tool $*: clean" | note
-  else
-    status=1
-    echo "$tool $*: FAILED" | note
-  fi
+  run_sanitizer "$*" "$tool" "$smemlab" bench "$@" --reps 1 --warmup 0 --quiet --format csv
 }
 sanitize_tests() {  # tool, then a gtest filter
-  local tool=$1
-  echo "### $tool tests $2" >>"$logs/sanitizer.log"
-  if compute-sanitizer --tool "$tool" --error-exitcode 9 "$smemlab_build_dir/tests/smemlab_gpu_tests" \
-      --gtest_filter="$2" >>"$logs/sanitizer.log" 2>&1; then
-    echo "$tool tests $2: clean" | note
-  else
-    status=1
-    echo "$tool tests $2: FAILED" | note
-  fi
+  run_sanitizer "tests $2" "$1" "$smemlab_build_dir/tests/smemlab_gpu_tests" --gtest_filter="$2"
 }
 # Every tile configuration of the autotuned variant, aligned and not, with split-K in one wave
 # and in several, and the last-wave split; the tests add padded rows and beta != 0.

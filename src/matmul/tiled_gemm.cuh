@@ -405,28 +405,63 @@ __device__ __forceinline__ void main_loop(const GemmArgs& g, const TileOrigin& t
   }
 }
 
+// A thread's accumulators as float4 chunks, q = i * TN / 4 + j: acc[i][4j .. 4j + 3].
+template <class Cfg>
+inline constexpr int kChunks = Cfg::kTM * Cfg::kTN / 4;
+
+template <class Cfg>
+__device__ __forceinline__ float4 chunk(const float (&acc)[Cfg::kTM][Cfg::kTN], int q) {
+  const int i = q / (Cfg::kTN / 4);
+  const int j = q % (Cfg::kTN / 4) * 4;
+  return {acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]};
+}
+
+template <class Cfg>
+__device__ __forceinline__ void set_chunk(float (&acc)[Cfg::kTM][Cfg::kTN], int q, float4 v) {
+  const int i = q / (Cfg::kTN / 4);
+  const int j = q % (Cfg::kTN / 4) * 4;
+  acc[i][j] = v.x;
+  acc[i][j + 1] = v.y;
+  acc[i][j + 2] = v.z;
+  acc[i][j + 3] = v.w;
+}
+
+// Where chunk q of `thread` lies in the block's tile: its fragment's 4x4 pieces are
+// kLaneRows x 4 rows and kLaneCols x 4 columns apart.
+template <class Cfg>
+__device__ __forceinline__ int chunk_row(int q, int thread = static_cast<int>(threadIdx.x)) {
+  const int i = q / (Cfg::kTN / 4);
+  return fragment_row<Cfg>(thread) + i / 4 * Cfg::kLaneRows * 4 + i % 4;
+}
+
+template <class Cfg>
+__device__ __forceinline__ int chunk_col(int q, int thread = static_cast<int>(threadIdx.x)) {
+  return fragment_col<Cfg>(thread) + q % (Cfg::kTN / 4) * Cfg::kLaneCols * 4;
+}
+
+// Runs body(store), store(row, col, float4) writing alpha * value + beta * C there: checked
+// when the tile reaches past C's edge, 16 bytes at a time when C's rows allow. The choice is
+// made once, outside body's loop.
+template <class Body>
+__device__ __forceinline__ void with_c_stores(const GemmArgs& g, bool edge, Body&& body) {
+  const bool vector_c = rows_are_16b_aligned(g.c, g.ldc);
+  epilogue(edge, [&](auto checked) {
+    constexpr bool kChecked = decltype(checked)::value;
+    if (vector_c) {
+      body([&](int r, int c, float4 v) { store_c4_if<kChecked, true>(g, r, c, v); });
+    } else {
+      body([&](int r, int c, float4 v) { store_c4_if<kChecked, false>(g, r, c, v); });
+    }
+  });
+}
+
 // C's tile at t from this thread's accumulators: alpha * acc + beta * C.
 template <class Cfg>
 __device__ __forceinline__ void store_tile(const GemmArgs& g, const TileOrigin& t,
                                            const float (&acc)[Cfg::kTM][Cfg::kTN]) {
-  const int row = t.row0 + fragment_row<Cfg>();
-  const int col = t.col0 + fragment_col<Cfg>();
-  const auto store_all = [&](auto checked, auto vector) {
+  with_c_stores(g, t.edge, [&](auto store) {
 #pragma unroll
-    for (int i = 0; i < Cfg::kTM; ++i)
-#pragma unroll
-      for (int j = 0; j < Cfg::kTN / 4; ++j)
-        store_c4_if<decltype(checked)::value, decltype(vector)::value>(
-            g, row + i / 4 * Cfg::kLaneRows * 4 + i % 4, col + j * Cfg::kLaneCols * 4,
-            {acc[i][4 * j], acc[i][4 * j + 1], acc[i][4 * j + 2], acc[i][4 * j + 3]});
-  };
-  const bool vector_c = rows_are_16b_aligned(g.c, g.ldc);
-  epilogue(t.edge, [&](auto checked) {
-    if (vector_c) {
-      store_all(checked, std::true_type{});
-    } else {
-      store_all(checked, std::false_type{});
-    }
+    for (int q = 0; q < kChunks<Cfg>; ++q) store(t.row0 + chunk_row<Cfg>(q), t.col0 + chunk_col<Cfg>(q), chunk<Cfg>(acc, q));
   });
 }
 
@@ -446,14 +481,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
   store_tile<Cfg>(g, t, acc);
 }
 
-// Accumulators as float4 chunks, q = i * TN / 4 + j: a thread's partial sums are written and
-// read as kThreads-strided float4s, so a warp's accesses are 512 contiguous bytes. A tile's
-// slot holds kChunks x kThreads float4s; float4 e of it is chunk e / kThreads of thread
-// e % kThreads.
+// A thread's partial sums are written and read as kThreads-strided float4 chunks, so a warp's
+// accesses are 512 contiguous bytes. A tile's slot holds kChunks x kThreads float4s; float4 e
+// of it is chunk e / kThreads of thread e % kThreads.
 template <class Cfg>
 struct Parts {
-  static constexpr int kChunks = Cfg::kTM * Cfg::kTN / 4;
-  static constexpr int kSlot = kChunks * Cfg::kThreads;  // float4s: BM x BN floats
+  static constexpr int kSlot = kChunks<Cfg> * Cfg::kThreads;  // float4s: BM x BN floats
 
   // The first of the tile's slots.
   static __device__ float4* of_tile(const SplitSchedule& s, int divided) {
@@ -478,11 +511,7 @@ struct Parts {
     const int tid = static_cast<int>(threadIdx.x);
     float4* const slot = of_tile(s, divided) + slice * kSlot + tid;
 #pragma unroll
-    for (int q = 0; q < kChunks; ++q) {
-      const int i = q / (Cfg::kTN / 4);
-      const int j = q % (Cfg::kTN / 4) * 4;
-      slot[q * Cfg::kThreads] = {acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]};
-    }
+    for (int q = 0; q < kChunks<Cfg>; ++q) slot[q * Cfg::kThreads] = chunk<Cfg>(acc, q);
     __threadfence();  // the parts are visible device-wide before the counter says so
     __syncthreads();
     return tid == 0 ? atomicAdd(&s.counters[divided], 1) : 0;
@@ -503,15 +532,7 @@ __device__ __forceinline__ bool last_block_sums(const SplitSchedule& s, int divi
   __threadfence();
   const float4* const tile_parts = P::of_tile(s, divided) + tid;
 #pragma unroll
-  for (int q = 0; q < P::kChunks; ++q) {
-    const float4 sum = P::sum(s, tile_parts, q * Cfg::kThreads);
-    const int i = q / (Cfg::kTN / 4);
-    const int j = q % (Cfg::kTN / 4) * 4;
-    acc[i][j] = sum.x;
-    acc[i][j + 1] = sum.y;
-    acc[i][j + 2] = sum.z;
-    acc[i][j + 3] = sum.w;
-  }
+  for (int q = 0; q < kChunks<Cfg>; ++q) set_chunk<Cfg>(acc, q, P::sum(s, tile_parts, q * Cfg::kThreads));
   if (tid == 0) s.counters[divided] = 0;  // every part has arrived: ready for the next launch
   return true;
 }
@@ -538,22 +559,13 @@ __device__ __forceinline__ void every_block_sums(const GemmArgs& g, const TileOr
   const int begin = slice * kWarpRuns / s.slices * 32;
   const int end = (slice + 1) * kWarpRuns / s.slices * 32;
   const float4* const tile_parts = P::of_tile(s, divided);
-  const bool vector_c = rows_are_16b_aligned(g.c, g.ldc);
-  for (int e = begin + tid; e < end; e += Cfg::kThreads) {
-    const float4 sum = P::sum(s, tile_parts, e);
-    const int q = e / Cfg::kThreads;
-    const int owner = e % Cfg::kThreads;
-    const int i = q / (Cfg::kTN / 4);
-    const int row = t.row0 + fragment_row<Cfg>(owner) + i / 4 * Cfg::kLaneRows * 4 + i % 4;
-    const int col = t.col0 + fragment_col<Cfg>(owner) + q % (Cfg::kTN / 4) * Cfg::kLaneCols * 4;
-    epilogue(t.edge, [&](auto checked) {
-      if (vector_c) {
-        store_c4_if<decltype(checked)::value, true>(g, row, col, sum);
-      } else {
-        store_c4_if<decltype(checked)::value, false>(g, row, col, sum);
-      }
-    });
-  }
+  with_c_stores(g, t.edge, [&](auto store) {
+    for (int e = begin + tid; e < end; e += Cfg::kThreads) {
+      const int q = e / Cfg::kThreads;
+      const int owner = e % Cfg::kThreads;
+      store(t.row0 + chunk_row<Cfg>(q, owner), t.col0 + chunk_col<Cfg>(q, owner), P::sum(s, tile_parts, e));
+    }
+  });
   if (tid == 0 && atomicAdd(&s.counters[divided], 1) == 2 * s.slices - 1) s.counters[divided] = 0;
 }
 
@@ -615,10 +627,11 @@ struct ConfigLaunch {
     const int tiles = static_cast<int>(grid_for(g, Cfg::kBM, Cfg::kBN));
     s.steps_per_tile = (g.k + Cfg::kBK - 1) / Cfg::kBK;
     s.whole_tiles = tiles;
+    const int resident = c.split_last_wave || c.slices > 1 ? slots() : 0;
     if (c.split_last_wave) {
-      const int last = tiles % slots();  // tiles of the last, partial wave
+      const int last = tiles % resident;  // tiles of the last, partial wave
       s.whole_tiles = tiles - last;
-      s.slices = last > 0 ? std::max(1, slots() / last) : 1;
+      s.slices = last > 0 ? std::max(1, resident / last) : 1;
     } else if (c.slices > 1) {
       s.whole_tiles = 0;
       s.slices = c.slices;
@@ -627,7 +640,7 @@ struct ConfigLaunch {
     if (s.slices == 1) s.whole_tiles = tiles;
     const unsigned long long split = static_cast<unsigned long long>(tiles - s.whole_tiles) * s.slices;
     smemlab::detail::grid_1d(split, "gemm: the split has more blocks than a grid holds");
-    s.spread_sum = s.whole_tiles == 0 && s.slices > 1 && split <= static_cast<unsigned long long>(slots()) &&
+    s.spread_sum = s.whole_tiles == 0 && s.slices > 1 && split <= static_cast<unsigned long long>(resident) &&
                    smemlab::detail::cooperative_launch_supported();
     return s;
   }

@@ -6,6 +6,7 @@
 #include <cuda.h>
 
 #include <string>
+#include <string_view>
 
 #include "smemlab/dtype.hpp"
 
@@ -22,5 +23,8 @@ namespace smemlab::tensor_matmul::detail {
 // Why the wgmma steps cannot run on the current device (they are built for compute
 // capability 9.0 only, sm_90a); empty when they can.
 [[nodiscard]] std::string why_no_wgmma();
+
+// What `explain` says instead of a model for the wgmma steps.
+inline constexpr std::string_view kWgmmaWhyNoModel = "the TMA writes and wgmma reads of swizzled tiles are not modelled yet";
 
 }  // namespace smemlab::tensor_matmul::detail
