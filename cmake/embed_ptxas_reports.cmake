@@ -1,6 +1,10 @@
 # Gathers the ptxas reports that keep_ptxas_report.sh left beside the library's objects into one
 # C++ source: kKernelResources, the report lines of every kernel (see src/explain/resources.cpp).
-file(GLOB_RECURSE reports "${OBJECT_DIR}/*.ptxas")
+set(reports "")
+foreach(dir IN LISTS OBJECT_DIRS)
+  file(GLOB_RECURSE found "${dir}/*.ptxas")
+  list(APPEND reports ${found})
+endforeach()
 list(SORT reports)
 set(text "")
 foreach(report IN LISTS reports)

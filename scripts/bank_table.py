@@ -8,7 +8,7 @@ The i-th profiled launch is the i-th catalogue pattern. Each instruction has its
 plain loads and stores the shared-load and shared-store ones (a store pattern's read-back by
 thread 0 is a load, counted apart), ldmatrix, stmatrix and cp.async (LDSM, STSM, LDGSTS in the
 SASS) the wavefronts attributed to those instructions. Output: a comment line naming the GPU,
-then name,op,expression,block,width,bytes,instructions,wavefronts.
+then name,op,expression,block,width,bytes,instructions,wavefronts,swizzle.
 """
 import csv
 import io
@@ -49,7 +49,7 @@ def main(catalogue_path, ncu_path, gpu):
         sys.exit(f"bank_table.py: {len(ids)} launches profiled for {len(patterns)} patterns")
     out = csv.writer(sys.stdout, lineterminator="\n")
     print(f"# measured with Nsight Compute on {gpu}: shared-memory wavefronts and instructions per pattern")
-    out.writerow(["name", "op", "expression", "block", "width", "bytes", "instructions", "wavefronts"])
+    out.writerow(["name", "op", "expression", "block", "width", "bytes", "instructions", "wavefronts", "swizzle"])
     for pattern, launch_id in zip(patterns, ids):
         m = launches[launch_id]
         op = pattern["op"]
@@ -57,7 +57,7 @@ def main(catalogue_path, ncu_path, gpu):
         instructions = m[instruction_counter]
         wavefronts = m[wavefront_counter]
         out.writerow([pattern["name"], op, pattern["expression"], pattern["block"], pattern["width"],
-                      pattern["bytes"], instructions, wavefronts])
+                      pattern["bytes"], instructions, wavefronts, pattern.get("swizzle", "0")])
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ struct Pattern {
   Block block;
   int width;
   bool bytes;
+  int swizzle = 0;  // TMA's swizzle span in bytes, applied to each address as the analyzer does
 };
 
 std::vector<Pattern> catalogue() {
@@ -172,6 +173,20 @@ std::vector<Pattern> catalogue() {
   c.push_back({"ldsm_x4_rows80", "ldmatrix.x4", "tx*5", warp, 16, false});
   c.push_back({"stsm_x2_rows64", "stmatrix.x2", "tx*4", warp, 16, false});
   c.push_back({"cp_async_cg_u128_tile_swizzled_4warps", "cp.async.cg", "(tx/8)*8 + ((tx%8) ^ ((tx/8)%8))", {128, 1, 1}, 16, false});
+  // TMA's swizzle modes: ldmatrix.x4 reading chunk l / 16 of row l % 16 of a tile whose rows are
+  // as wide as the swizzle span (32, 64 or 128 bytes), without the swizzle and with it
+  c.push_back({"ldsm_x4_rows32", "ldmatrix.x4", "(tx%16)*2 + tx/16", warp, 16, false});
+  c.push_back({"ldsm_x4_rows32_swizzle32", "ldmatrix.x4", "(tx%16)*2 + tx/16", warp, 16, false, 32});
+  c.push_back({"ldsm_x4_rows64", "ldmatrix.x4", "(tx%16)*4 + tx/16", warp, 16, false});
+  c.push_back({"ldsm_x4_rows64_swizzle64", "ldmatrix.x4", "(tx%16)*4 + tx/16", warp, 16, false, 64});
+  c.push_back({"ldsm_x4_rows128_swizzle128", "ldmatrix.x4", "(tx%16)*8 + tx/16", warp, 16, false, 128});
+  c.push_back({"ldsm_x4_trans_rows128_swizzle128", "ldmatrix.x4.trans", "(tx%16)*8 + tx/16", warp, 16, false, 128});
+  // the TMA-store epilogue: a warpgroup's 8-byte writes of wgmma accumulators (row 16 w + l / 4,
+  // columns 2 (l % 4) and the next) into 128-byte rows, unswizzled and swizzled, and into 32-byte rows
+  c.push_back({"st_u64_accumulators_rows128", "st", "(((tx/32)%4)*16 + (tx%32)/4)*16 + tx%4", {128, 1, 1}, 8, false});
+  c.push_back({"st_u64_accumulators_rows128_swizzle128", "st", "(((tx/32)%4)*16 + (tx%32)/4)*16 + tx%4", {128, 1, 1}, 8,
+               false, 128});
+  c.push_back({"st_u64_accumulators_rows32", "st", "(((tx/32)%4)*16 + (tx%32)/4)*4 + tx%4", {128, 1, 1}, 8, false});
   return c;
 }
 
@@ -309,14 +324,15 @@ void launch_matrix(const Instruction& in, const long long* offsets, unsigned int
 }
 
 std::vector<long long> offsets_of(const Pattern& p) {
-  const Access a{Expression::parse(p.expression), p.block, p.width, p.bytes, 0, smemlab::banks::parse_instruction(p.op)};
+  const Access a{Expression::parse(p.expression), p.block,   p.width, p.bytes, 0, smemlab::banks::parse_instruction(p.op),
+                 p.swizzle};
   smemlab::banks::validate(a);
   std::vector<long long> out;
   for (int z = 0; z < p.block.z; ++z)
     for (int y = 0; y < p.block.y; ++y)
       for (int x = 0; x < p.block.x; ++x) {
         const long long v = a.expression.eval(x, y, z);
-        out.push_back(p.bytes ? v : v * p.width);
+        out.push_back(smemlab::banks::swizzled(p.bytes ? v : v * p.width, p.swizzle));
       }
   return out;
 }
@@ -327,10 +343,10 @@ int main(int argc, char** argv) {
   try {
     const auto patterns = catalogue();
     if (argc > 1 && std::strcmp(argv[1], "--list") == 0) {
-      std::printf("name,op,expression,block,width,bytes\n");
+      std::printf("name,op,expression,block,width,bytes,swizzle\n");
       for (const auto& p : patterns)
-        std::printf("%s,%s,\"%s\",%dx%dx%d,%d,%d\n", p.name.c_str(), p.op.c_str(), p.expression.c_str(),
-                    p.block.x, p.block.y, p.block.z, p.width, p.bytes ? 1 : 0);
+        std::printf("%s,%s,\"%s\",%dx%dx%d,%d,%d,%d\n", p.name.c_str(), p.op.c_str(), p.expression.c_str(),
+                    p.block.x, p.block.y, p.block.z, p.width, p.bytes ? 1 : 0, p.swizzle);
       return 0;
     }
     smemlab::DeviceBuffer<unsigned int> out(1024);

@@ -28,6 +28,9 @@ struct AccessModel {
   std::size_t smem_bytes = 0;   // per block
   bool dynamic_smem = false;
   double blocks = 0;            // launched at this size
+  // Persistent kernels: `blocks` counts the tiles that fewer resident blocks walk, and the
+  // accesses are per tile; the totals stand as they are beside a measured launch.
+  bool per_tile = false;
   std::vector<CountedAccess> accesses;
   double global_bytes = 0;      // bytes the kernel's loads and stores request from L1/L2 (not DRAM)
   double flops = 0;

@@ -94,11 +94,22 @@ struct Access {
   bool bytes = false;
   std::int64_t base = 0;  // byte offset added to every address
   Instruction instruction{};
+  // The swizzle a TMA copy applies to a tile (CU_TENSOR_MAP_SWIZZLE_32B/64B/128B), 0 for none:
+  // 16-byte chunk bits 4.. of each byte address are XORed with bits 7.., as many bits as the
+  // span has chunks beyond the first (128 bytes: chunk c of 128-byte row r moves to c ^ (r % 8)).
+  // Addresses are taken relative to a base aligned to 8 spans, as TMA requires.
+  int swizzle = 0;
 };
 
+// The byte address where a tile written with `swizzle` (0, 32, 64 or 128) keeps `address`.
+[[nodiscard]] constexpr std::int64_t swizzled(std::int64_t address, int swizzle) {
+  return swizzle == 0 ? address : address ^ (((address >> 7) & (swizzle / 16 - 1)) << 4);
+}
+
 // Throws UsageError for a width that is not 1, 2, 4, 8 or 16 (16 for ldmatrix and stmatrix; at
-// 4, 8 or 16 for cp.async.ca, 16 for cp.async.cg), a block outside 1..1024 threads, or a matrix instruction in a block of
-// partial warps (every lane must execute it).
+// 4, 8 or 16 for cp.async.ca, 16 for cp.async.cg), a block outside 1..1024 threads, a matrix
+// instruction in a block of partial warps (every lane must execute it), or a swizzle other than
+// 0, 32, 64 or 128.
 void validate(const Access& access);
 
 struct Collision {

@@ -88,6 +88,8 @@ void validate(const Access& a) {
   if (a.block.x < 1 || a.block.y < 1 || a.block.z < 1 || a.block.threads() > 1024)
     throw UsageError(fmt::format("--block {},{},{}: each dimension at least 1, at most 1024 threads",
                                  a.block.x, a.block.y, a.block.z));
+  if (a.swizzle != 0 && a.swizzle != 32 && a.swizzle != 64 && a.swizzle != 128)
+    throw UsageError(fmt::format("--swizzle {}: TMA swizzles 32, 64 or 128 bytes (0: none)", a.swizzle));
   if (in.matrix() && a.block.threads() % kWarp != 0)
     throw UsageError(fmt::format("--block {},{},{}: {} is executed by whole warps, and {} threads are not",
                                  a.block.x, a.block.y, a.block.z, in.name(), a.block.threads()));
@@ -115,7 +117,8 @@ std::int64_t address_of(const Access& a, int linear, int warp, int lane) {
   if (address % a.width != 0) throw fail(fmt::format("not a multiple of the width {}", a.width));
   if (address + a.width > kMaxSharedBytes)
     throw fail(fmt::format("beyond the {} KiB of shared memory a block can have", kMaxSharedBytes / 1024));
-  return address;
+  // The swizzle moves whole 16-byte chunks within 8 x 128 bytes: alignment and bounds hold.
+  return swizzled(address, a.swizzle);
 }
 
 }  // namespace

@@ -42,6 +42,7 @@ struct BanksOptions {
   std::string instruction = "ld";
   bool bytes = false;
   long long base = 0;
+  int swizzle = 0;
   bool map = false;
   int warp = 0;
   std::string format = "table";
@@ -94,7 +95,7 @@ std::vector<std::string> expressions_as_options(int argc, const char* const* arg
   while (banks != args.end() && ((*banks)[0] == '-' || (banks != args.begin() && *(banks - 1) == "--device")))
     ++banks;
   if (banks != args.end() && *banks != "banks") banks = args.end();
-  const std::vector<std::string_view> with_value{"--block", "--width", "--instruction", "--base", "--warp", "--format"};
+  const std::vector<std::string_view> with_value{"--block", "--width", "--instruction", "--base", "--swizzle", "--warp", "--format"};
   for (auto it = banks == args.end() ? args.end() : banks + 1; it != args.end(); ++it) {
     if (std::find(with_value.begin(), with_value.end(), *it) != with_value.end()) {
       if (it + 1 != args.end()) ++it;
@@ -223,7 +224,7 @@ int cmd_banks(const Options& opt, bool warp_given, bool width_given, std::ostrea
   // Matrix rows and the L1-bypassing copy are 16 bytes whatever the width says by default.
   const bool sixteen = instruction.matrix() || instruction.op == banks::Op::cp_async_cg;
   const banks::Access access{banks::Expression::parse(b.expression), {block[0], block[1], block[2]},
-                             sixteen && !width_given ? 16 : b.width, b.bytes, b.base, instruction};
+                             sixteen && !width_given ? 16 : b.width, b.bytes, b.base, instruction, b.swizzle};
   require_format(b.format, {"table", "json"});
   const banks::Analysis analysis = banks::analyze(access);
   if (b.map && (b.warp < 0 || b.warp >= static_cast<int>(analysis.warps.size())))
@@ -325,6 +326,10 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
       ->capture_default_str();
   banks_cmd->add_flag("--bytes", opt.banks.bytes, "The expression is a byte address");
   banks_cmd->add_option("--base", opt.banks.base, "Byte offset added to every address");
+  banks_cmd->add_option("--swizzle", opt.banks.swizzle,
+                        "The TMA swizzle of the tile, in bytes: 32, 64 or 128 (16-byte chunk c of 128-byte row r "
+                        "moves to c ^ (r % (span / 16)) for 128; 0: none)")
+      ->capture_default_str();
   banks_cmd->add_flag("--map", opt.banks.map, "Draw the banks of one warp: banks across, wavefronts down");
   auto* warp = banks_cmd->add_option("--warp", opt.banks.warp, "Which warp --map draws")->capture_default_str();
   banks_cmd->add_option("--format", opt.banks.format, "table or json")->capture_default_str();

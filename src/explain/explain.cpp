@@ -126,7 +126,8 @@ std::string render(const VariantInfo& v, const Shape& shape, DType type, const A
                         "{} bytes of stack, {} spilled\n",
                         occ.kernel->name, occ.kernel->arch, occ.kernel->registers, occ.kernel->static_smem,
                         occ.kernel->stack_bytes, occ.kernel->spill_bytes);
-  text += fmt::format("at {} ({}): {:.0f} blocks\n", shape.label(), dtype_name(type), model.blocks);
+  text += fmt::format("at {} ({}): {:.0f} {}\n", shape.label(), dtype_name(type), model.blocks,
+                      model.per_tile ? "tiles, walked by one block per SM (counts per tile)" : "blocks");
   text += fmt::format("  {:<44} {:<17} {:>5} {:>10} {:>10} {:>14}\n", "shared-memory instruction", "op", "bytes",
                       "per block", "wavefr/warp", "total wavefr");
   nlohmann::json accesses = nlohmann::json::array();
@@ -161,7 +162,9 @@ std::string render(const VariantInfo& v, const Shape& shape, DType type, const A
   if (!model.notes.empty()) text += fmt::format("notes: {}\n", model.notes);
   if (measured != nullptr) {
     // A model counted per block is scaled to the blocks the measured launch had.
-    const double scale = measured->grid_blocks > 0 && model.blocks > 0 ? measured->grid_blocks / model.blocks : 1.0;
+    const double scale = !model.per_tile && measured->grid_blocks > 0 && model.blocks > 0
+                             ? measured->grid_blocks / model.blocks
+                             : 1.0;
     const double ld = static_cast<double>(p.ld_wavefronts) * scale;
     const double st = static_cast<double>(p.st_wavefronts) * scale;
     const double conflicts = static_cast<double>(p.ld_wavefronts - p.ld_ideal + p.st_wavefronts - p.st_ideal) * scale;

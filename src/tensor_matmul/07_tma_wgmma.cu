@@ -22,7 +22,7 @@ TensorVariant tma_wgmma_variant() {
            .technique = "the copy engine fills shared memory and wgmma reads it directly: no copy or fragment instructions",
            .smem = SmemKind::dynamic_alloc,
            .dtypes = kTensorInputs,
-           .why_no_model = kWgmmaWhyNoModel,
+           .model = wgmma_model<TmaWgmmaConfig>,
            .unavailable = why_no_wgmma},
           [](const GemmArgs& g, const LaunchContext& ctx) { launch_wgmma<TmaWgmmaConfig>(g, ctx, kTmaRasterGroup); }};
 }

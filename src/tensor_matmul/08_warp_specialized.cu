@@ -22,7 +22,7 @@ TensorVariant warp_specialized_variant() {
            .technique = "warp specialisation: copies and math in different warps, overlapped through a ring of stages",
            .smem = SmemKind::dynamic_alloc,
            .dtypes = kTensorInputs,
-           .why_no_model = kWgmmaWhyNoModel,
+           .model = wgmma_model<WarpSpecializedConfig>,
            .unavailable = why_no_wgmma},
           [](const GemmArgs& g, const LaunchContext& ctx) {
             launch_wgmma<WarpSpecializedConfig>(g, ctx, kSpecializedRasterGroup);

@@ -20,7 +20,7 @@ TensorVariant persistent_variant() {
            .technique = "a persistent tile loop: the ring of stages never drains between tiles",
            .smem = SmemKind::dynamic_alloc,
            .dtypes = kTensorInputs,
-           .why_no_model = kWgmmaWhyNoModel,
+           .model = wgmma_model<PersistentConfig>,
            .unavailable = why_no_wgmma},
           [](const GemmArgs& g, const LaunchContext& ctx) {
             launch_wgmma<PersistentConfig>(g, ctx, kPersistentRasterGroup);

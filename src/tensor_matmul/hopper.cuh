@@ -56,6 +56,82 @@ __device__ __forceinline__ void tma_load(void* dst, const CUtensorMap& map, int 
       : "memory");
 }
 
+// ---- TMA stores: the box of `map` at (column, row) from shared memory; what lies past the
+// matrix's edge is not written. A thread's stores form groups (store_commit closes one);
+// wait_store_reads<N> returns once at most N of its groups still read shared memory, so their
+// buffers may be written again; wait_stores<N> once at most N are still writing global memory.
+__device__ __forceinline__ void tma_store(const CUtensorMap& map, int column, int row, const void* src) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
+                   reinterpret_cast<std::uint64_t>(&map)),
+               "r"(column), "r"(row), "r"(shared_address(src))
+               : "memory");
+}
+__device__ __forceinline__ void store_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
+template <int N>
+__device__ __forceinline__ void wait_store_reads() {
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(N) : "memory");
+}
+template <int N>
+__device__ __forceinline__ void wait_stores() {
+  asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+// Makes the thread's ordinary shared-memory writes visible to the copy engine, which reads
+// through another path (the async proxy); the threads synchronise after it.
+__device__ __forceinline__ void fence_shared_for_copies() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+// Synchronises the `threads` threads (whole warps) that name barrier `id`; 0 is __syncthreads'.
+__device__ __forceinline__ void sync_named(int id, int threads) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
+// ---- Thread-block clusters: blocks of one cluster can arrive on each other's mbarriers, and
+// one TMA copy can write the same box into several of them (multicast).
+__device__ __forceinline__ unsigned cluster_rank() {
+  unsigned rank = 0;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+  return rank;
+}
+
+// Every thread of every block of the cluster, each warp converged; what was written before is
+// visible after.
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+}
+
+// Arrives on the mbarrier at the same place in block `rank` of the cluster.
+__device__ __forceinline__ void arrive_in_block(std::uint64_t* bar, unsigned rank) {
+  unsigned remote = 0;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(shared_address(bar)), "r"(rank));
+  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
+}
+
+// Waits as wait() does, for arrivals that may come from other blocks of the cluster.
+__device__ __forceinline__ void wait_cluster(std::uint64_t* bar, unsigned parity) {
+  unsigned done = 0;
+  do {
+    asm volatile(
+        "{\n.reg .pred complete;\nmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 complete, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, complete;\n}\n"
+        : "=r"(done)
+        : "r"(shared_address(bar)), "r"(parity)
+        : "memory");
+  } while (done == 0);
+}
+
+// tma_load into the same place of every block in `blocks` (a bit per cluster rank), each
+// block's `bar` counting the bytes.
+__device__ __forceinline__ void tma_load_multicast(void* dst, const CUtensorMap& map, int column, int row,
+                                                   std::uint64_t* bar, std::uint16_t blocks) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster "
+      "[%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(shared_address(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(column), "r"(row), "r"(shared_address(bar)), "h"(blocks)
+      : "memory");
+}
+
 // ---- wgmma matrix descriptors, for tiles written by TMA with the 128-byte swizzle (the tile's
 // base 1024-byte aligned): the start address, the leading and stride byte offsets (both in
 // 16-byte units) and the swizzle mode.

@@ -71,4 +71,45 @@ AccessModel mma_tiles(const Shape& s, DType input, const TileShape& t) {
   return model;
 }
 
+AccessModel wgmma_tiles(const Shape& s, DType input, const WgmmaTiles& t) {
+  const double m = static_cast<double>(s.dims[0]);
+  const double n = static_cast<double>(s.dims[1]);
+  const double k = static_cast<double>(s.dims[2]);
+  const int bm = 64 * t.m_tiles * t.consumers;
+  const double steps = std::ceil(k * static_cast<double>(dtype_bytes(input)) / 128);  // 128 bytes of K a stage
+  AccessModel model;
+  model.kernel = fmt::format("wgmma_gemm_kernel<WgmmaConfig<{}, {}, {}, {}, {:d}, {:d}, {:d}, {}>, {}>(", t.consumers,
+                             t.m_tiles, t.bn, t.stages, t.specialized, t.persistent, t.tma_store, t.cluster_m,
+                             input == DType::bf16 ? "Bf16" : input == DType::f16 ? "Half" : "Tf32");
+  model.block = {128 * (t.consumers + (t.specialized ? 1 : 0)), 1, 1};
+  model.smem_bytes = t.smem_bytes;
+  model.dynamic_smem = true;
+  // Clusters walk column-aligned groups of cluster_m tiles; a group's tiles past C's last row
+  // still run (their block multicasts its share of B), and store nothing.
+  model.blocks = std::ceil(m / (bm * t.cluster_m)) * t.cluster_m * std::ceil(n / t.bn);
+  model.per_tile = t.persistent;
+  if (t.tma_store) {
+    // A consumer's 128 threads write a 64 x 32-float chunk of C at a time, 8 bytes each: warp w,
+    // lane l hold row 16 w + l / 4 (and 8 below) and columns 2 (l % 4), +1 of every 8. A chunk is
+    // four 64 x 8 boxes of 32-byte rows (2 KiB apart, the same banks), in a consumer's two 8 KiB
+    // buffers (16 KiB apart). Per tile a thread makes m_tiles x bn / 32 chunks of 4 x 2 writes.
+    model.accesses.push_back(counted_access("C staging writes (st.shared.v2, 32-byte rows)", "st",
+                                            "(tx/128)*2048 + (((tx/32)%4)*16 + (tx%32)/4)*4 + tx%4",
+                                            {128 * t.consumers, 1, 1}, 8,
+                                            static_cast<double>(t.m_tiles) * (t.bn / 32) * 8));
+  }
+  model.flops = 2 * m * n * k;
+  model.global_bytes = model.blocks * steps * (bm + static_cast<double>(t.bn) / t.cluster_m) * 128.0 + m * n * 4;
+  model.traffic = fmt::format("K/{} elements of A and K/{} of B per output ({}x{} tile{})", t.bn, bm * t.cluster_m,
+                              bm, t.bn, t.cluster_m > 1 ? ", B shared by a pair" : "");
+  model.notes =
+      "TMA writes the stages and wgmma reads them through the asynchronous path, which the load/store unit's "
+      "shared-memory counters do not see; the 128-byte swizzle keeps wgmma's reads conflict-free by construction "
+      "(each 16-byte column of 8 rows lies in 8 different bank groups). "
+      + std::string(t.tma_store ? "The staging writes are the tiles' with beta = 0 and 16-byte-aligned rows of C "
+                                  "(otherwise C is stored from registers)."
+                                : "C is stored from registers, to global memory.");
+  return model;
+}
+
 }  // namespace smemlab::tensor_matmul::models

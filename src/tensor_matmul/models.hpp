@@ -1,6 +1,7 @@
 #pragma once
-// What `explain` predicts for the mma.sync steps: their shared-memory accesses at a size and
+// What `explain` predicts for the tensor-core steps: their shared-memory accesses at a size and
 // input type, from the tile configuration the step's file compiles.
+#include <cstddef>
 #include <string>
 
 #include "smemlab/access_model.hpp"
@@ -16,9 +17,28 @@ struct TileShape {
 
 [[nodiscard]] AccessModel mma_tiles(const Shape& shape, DType input, const TileShape& tiles);
 
+// The Hopper steps' configuration (WgmmaConfig's template arguments).
+struct WgmmaTiles {
+  int consumers, m_tiles, bn, stages;
+  bool specialized, persistent, tma_store;
+  int cluster_m;
+  std::size_t smem_bytes;
+};
+
+// TMA writes their stages and wgmma reads them, both outside the load/store unit: what it does
+// in shared memory is the epilogue's writes into the staging buffers (tma_store on).
+[[nodiscard]] AccessModel wgmma_tiles(const Shape& shape, DType input, const WgmmaTiles& tiles);
+
 }  // namespace smemlab::tensor_matmul::models
 
 namespace smemlab::tensor_matmul::detail {
+
+template <class Cfg>
+[[nodiscard]] AccessModel wgmma_model(const Shape& shape, DType input) {
+  return models::wgmma_tiles(shape, input,
+                             {Cfg::kConsumers, Cfg::kMTiles, Cfg::kBN, Cfg::kStages, Cfg::kSpecialized,
+                              Cfg::kPersistent, Cfg::kTmaStore, Cfg::kClusterM, Cfg::kSmemBytes});
+}
 
 template <class Cfg>
 [[nodiscard]] constexpr models::TileShape model_config() {

@@ -27,7 +27,8 @@ PFN_cuTensorMapEncodeTiled_v12000 encoder() {
 
 }  // namespace
 
-CUtensorMap swizzled_tensor_map(const void* base, DType type, int rows, int cols, int ld, int box_rows, int box_cols) {
+CUtensorMap tensor_map(const void* base, DType type, int rows, int cols, int ld, int box_rows, int box_cols,
+                       CUtensorMapSwizzle swizzle) {
   const std::size_t elem = dtype_bytes(type);
   CUtensorMap map{};
   const cuuint64_t dims[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
@@ -38,7 +39,7 @@ CUtensorMap swizzled_tensor_map(const void* base, DType type, int rows, int cols
                                : type == DType::f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
                                                     : CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
                                2, const_cast<void*>(base), dims, strides, box, element_strides,
-                               CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                               CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
                                CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     throw std::runtime_error(fmt::format("cuTensorMapEncodeTiled failed ({}) for a {}x{} matrix, ld {}, box {}x{}",

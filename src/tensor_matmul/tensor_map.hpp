@@ -6,25 +6,22 @@
 #include <cuda.h>
 
 #include <string>
-#include <string_view>
 
 #include "smemlab/dtype.hpp"
 
 namespace smemlab::tensor_matmul::detail {
 
-// A row-major matrix of rows x cols elements of `type` (bf16, half, or tf32 stored as float),
-// rows ld elements apart, read in boxes of box_rows x box_cols written to shared memory with
-// the 128-byte swizzle (16-byte chunk c of row r lands at chunk c ^ (r % 8); a box row must be
-// 128 bytes). Elements past the matrix's edge read as zero. The base must be 16-byte aligned
-// and a row's bytes a multiple of 16. Throws std::runtime_error when the driver refuses.
-[[nodiscard]] CUtensorMap swizzled_tensor_map(const void* base, DType type, int rows, int cols, int ld, int box_rows,
-                                              int box_cols);
+// A row-major matrix of rows x cols elements of `type` (bf16, half, or float, also for tf32),
+// rows ld elements apart, moved in boxes of box_rows x box_cols. In shared memory a box is dense,
+// by default with the 128-byte swizzle (16-byte chunk c of row r lands at chunk c ^ (r % 8); a
+// box row must then be 128 bytes). Loads read elements past the matrix's edge as zero; stores
+// leave them unwritten. The base must be 16-byte aligned and a row's bytes a multiple of 16.
+// Throws std::runtime_error when the driver refuses.
+[[nodiscard]] CUtensorMap tensor_map(const void* base, DType type, int rows, int cols, int ld, int box_rows,
+                                     int box_cols, CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B);
 
 // Why the wgmma steps cannot run on the current device (they are built for compute
 // capability 9.0 only, sm_90a); empty when they can.
 [[nodiscard]] std::string why_no_wgmma();
-
-// What `explain` says instead of a model for the wgmma steps.
-inline constexpr std::string_view kWgmmaWhyNoModel = "the TMA writes and wgmma reads of swizzled tiles are not modelled yet";
 
 }  // namespace smemlab::tensor_matmul::detail

@@ -14,7 +14,9 @@
   STEP(autotuned_variant)  /* 06 tiles chosen per shape; unaligned operands repacked       */ \
   STEP(tma_wgmma_variant)  /* 07 Hopper: TMA into swizzled stages, wgmma, one warpgroup      */ \
   STEP(warp_specialized_variant) /* 08 a TMA producer, two wgmma consumers, setmaxnreg     */ \
-  STEP(persistent_variant) /* 09 one block per SM walks the tiles: copies overlap stores     */
+  STEP(persistent_variant) /* 09 one block per SM walks the tiles: copies overlap stores     */ \
+  STEP(tma_store_variant)  /* 10 the epilogue through swizzled staging buffers, TMA stores  */ \
+  STEP(clusters_variant)   /* 11 clusters of two blocks share B's tile by TMA multicast     */
 
 namespace smemlab::tensor_matmul::detail {
 

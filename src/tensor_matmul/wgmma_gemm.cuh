@@ -11,6 +11,10 @@
 //   once the whole block has finished reading it. With it (step 08) a producer warpgroup only
 //   issues copies, a full/empty pair of mbarriers per stage hands the stages back and forth,
 //   and setmaxnreg moves the producer's registers to the consumers.
+// - Epilogue: each consumer stores its accumulators to C from registers, or (step 10 on)
+//   writes them into swizzled staging buffers in shared memory from which TMA stores them.
+// - Clusters (step 11): blocks in pairs on tiles one above the other share B's tile; each copies
+//   half of it into both blocks' shared memory with one multicast TMA copy.
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -24,7 +28,8 @@
 
 namespace smemlab::tensor_matmul::detail {
 
-template <int Consumers, int MTiles, int BN, int Stages, bool Specialized, bool Persistent = false>
+template <int Consumers, int MTiles, int BN, int Stages, bool Specialized, bool Persistent = false,
+          bool TmaStore = false, int ClusterM = 1>
 struct WgmmaConfig {
   static constexpr int kConsumers = Consumers;  // warpgroups issuing wgmma
   static constexpr int kMTiles = MTiles;        // 64-row slices of A per consumer
@@ -37,39 +42,66 @@ struct WgmmaConfig {
   // One block per SM walks the tiles (in raster order, a grid's width apart): the producer
   // copies the next tile's first stages while the consumers store this one's.
   static constexpr bool kPersistent = Persistent;
+  // The epilogue through shared memory: a consumer writes 64 rows x 32 floats into one of its
+  // two staging buffers and TMA stores them, while it writes the next 32 columns into the other.
+  static constexpr bool kTmaStore = TmaStore;
+  static constexpr int kStagingBytes = 64 * 128;
+  static constexpr int kStagingTotal = TmaStore ? 2 * kStagingBytes * Consumers : 0;
+  // Blocks per cluster, on tiles one above the other: they share B's tile, each copying
+  // 1 / ClusterM of it into every block of the cluster (TMA multicast).
+  static constexpr int kClusterM = ClusterM;
   static constexpr int kThreads = 128 * (Consumers + (Specialized ? 1 : 0));
   static constexpr int kABytes = kBM * 128;
   static constexpr int kBBlockBytes = 64 * 128;  // 2-byte types: 64 rows of K x 64 columns
   static constexpr int kStageBytes = kABytes + BN * 128;  // B: 128 bytes of K for each column
-  // The stages, 1024 bytes of slack to align them for the swizzle, and the barriers.
-  static constexpr std::size_t kSmemBytes = static_cast<std::size_t>(kStageBytes) * Stages + 1024 + 16 * Stages;
+  // The stages, the staging buffers, 1024 bytes of slack to align them for the swizzle, and the
+  // barriers.
+  static constexpr std::size_t kSmemBytes =
+      static_cast<std::size_t>(kStageBytes) * Stages + kStagingTotal + 1024 + 16 * Stages;
   static_assert(kBM <= 256 && BN % 64 == 0 && (BN == 128 || BN == 256));
   static_assert(Specialized || !Persistent, "a persistent block needs a producer running ahead");
+  static_assert(ClusterM == 1 || (ClusterM == 2 && Persistent), "clusters of two, on the persistent kernel");
 };
 
 template <class Cfg, class E>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
-    wgmma_gemm_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, GemmArgs g,
-                      int group, bool c_pairs) {
+    wgmma_gemm_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+                      const __grid_constant__ CUtensorMap c_map, GemmArgs g, int group, bool c_pairs, bool c_by_tma) {
   using namespace hopper;
   extern __shared__ __align__(1024) char smem_raw[];
   char* smem = smem_raw + ((1024 - shared_address(smem_raw) % 1024) % 1024);
-  auto* full = reinterpret_cast<std::uint64_t*>(smem + Cfg::kStages * Cfg::kStageBytes);
+  char* staging = smem + Cfg::kStages * Cfg::kStageBytes;
+  auto* full = reinterpret_cast<std::uint64_t*>(staging + Cfg::kStagingTotal);
   auto* empty = full + Cfg::kStages;
-  const int tiles = ((g.m + Cfg::kBM - 1) / Cfg::kBM) * ((g.n + Cfg::kBN - 1) / Cfg::kBN);
+  // Work items: tiles, or with clusters column-aligned groups of kClusterM tiles, one a block.
+  constexpr int kCluster = Cfg::kClusterM;
+  const int items = ((g.m + Cfg::kBM * kCluster - 1) / (Cfg::kBM * kCluster)) * ((g.n + Cfg::kBN - 1) / Cfg::kBN);
+  const int first_item = static_cast<int>(blockIdx.x) / kCluster;
+  const int item_stride = static_cast<int>(gridDim.x) / kCluster;
+  const unsigned rank = kCluster > 1 ? cluster_rank() : 0;
   constexpr int kBK = Cfg::template kBK<E>;
   const int steps = (g.k + kBK - 1) / kBK;
   const int tid = static_cast<int>(threadIdx.x);
   if (tid == 0) {
     for (int s = 0; s < Cfg::kStages; ++s) {
       barrier_init(&full[s], 1);
-      barrier_init(&empty[s], Cfg::kConsumers);
+      barrier_init(&empty[s], Cfg::kConsumers * kCluster);  // every consumer of the cluster
     }
     barrier_init_fence();
   }
-  __syncthreads();
-  const auto tile_at = [&](int index) {
-    return smemlab::detail::rastered_tile_at(index, g.m, g.n, Cfg::kBM, Cfg::kBN, group);
+  if constexpr (kCluster > 1) {
+    cluster_sync();  // the other block's barriers exist before anything arrives on them
+  } else {
+    __syncthreads();
+  }
+  const auto tile_at = [&](int item) {
+    if constexpr (kCluster == 1) {
+      return smemlab::detail::rastered_tile_at(item, g.m, g.n, Cfg::kBM, Cfg::kBN, group);
+    } else {
+      const TileOrigin pair = smemlab::detail::rastered_tile_at(item, g.m, g.n, Cfg::kBM * kCluster, Cfg::kBN, group);
+      const int row0 = pair.row0 + static_cast<int>(rank) * Cfg::kBM;
+      return TileOrigin{row0, pair.col0, row0 + Cfg::kBM > g.m || pair.col0 + Cfg::kBN > g.n};
+    }
   };
 
   // K-steps are numbered across the block's tiles: step `it` uses stage it % Stages, in that
@@ -80,7 +112,20 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     char* b_tile = a_tile + Cfg::kABytes;
     arrive_expect_bytes(&full[s], Cfg::kStageBytes);
     tma_load(a_tile, a_map, step * kBK, t.row0, &full[s]);
-    if constexpr (kIsTf32<E>) {
+    if constexpr (kCluster > 1) {
+      // This block's share of B, written into every block of the cluster.
+      constexpr int kShare = Cfg::kBN / kCluster;
+      constexpr auto kAll = static_cast<std::uint16_t>((1U << kCluster) - 1);
+      const int first = static_cast<int>(rank) * kShare;
+      if constexpr (kIsTf32<E>) {
+        tma_load_multicast(b_tile + first * 128, b_map, step * kBK, t.col0 + first, &full[s], kAll);
+      } else {
+#pragma unroll
+        for (int j = 0; j < kShare / 64; ++j)
+          tma_load_multicast(b_tile + (first / 64 + j) * Cfg::kBBlockBytes, b_map, t.col0 + first + 64 * j,
+                             step * kBK, &full[s], kAll);
+      }
+    } else if constexpr (kIsTf32<E>) {
       tma_load(b_tile, b_map, step * kBK, t.col0, &full[s]);
     } else {
 #pragma unroll
@@ -94,26 +139,46 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       release_registers<40>();
       if (tid == 0) {
         int it = 0;
-        for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {
-          const TileOrigin t = tile_at(tile);
+        for (int item = first_item; item < items; item += item_stride) {
+          const TileOrigin t = tile_at(item);
           for (int step = 0; step < steps; ++step, ++it) {
-            if (it >= Cfg::kStages) wait(&empty[it % Cfg::kStages], (it / Cfg::kStages - 1) & 1);
+            if (it >= Cfg::kStages) {
+              const unsigned parity = (it / Cfg::kStages - 1) & 1;
+              if constexpr (kCluster > 1) {
+                wait_cluster(&empty[it % Cfg::kStages], parity);
+              } else {
+                wait(&empty[it % Cfg::kStages], parity);
+              }
+            }
             issue(t, step, it);
           }
         }
+      }
+      if constexpr (kCluster > 1) {
+        __syncwarp();    // the copying thread's warp converges first
+        cluster_sync();  // matches the consumers' below
       }
       return;
     }
     claim_registers<232>();
   }
+  // A consumer is done with a stage: it goes back to every producer that writes into it.
+  const auto release = [&](int stage) {
+    if constexpr (kCluster > 1) {
+#pragma unroll
+      for (unsigned r = 0; r < kCluster; ++r) arrive_in_block(&empty[stage], r);
+    } else {
+      arrive(&empty[stage]);
+    }
+  };
 
   const int consumer = Cfg::kSpecialized ? tid / 128 - 1 : 0;
   const int ct = tid % 128;
   const int warp = ct / 32;
   const int lane = ct % 32;
   int it = 0;
-  for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {
-    const TileOrigin t = tile_at(tile);
+  for (int item = first_item; item < items; item += item_stride) {
+    const TileOrigin t = tile_at(item);
     if constexpr (!Cfg::kSpecialized) {
       if (tid == 0)
         for (int step = 0; step < min(Cfg::kStages, steps); ++step) issue(t, step, it + step);
@@ -138,7 +203,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       commit();
       if constexpr (Cfg::kSpecialized) {
         wait_batches<1>();  // the previous step's batch is done: its stage goes back to the producer
-        if (step > 0 && ct == 0) arrive(&empty[(it - 1) % Cfg::kStages]);
+        if (step > 0 && ct == 0) release((it - 1) % Cfg::kStages);
       } else {
         wait_batches<0>();
         __syncthreads();  // every warp has finished reading stage s
@@ -151,7 +216,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 #pragma unroll
     for (int i = 0; i < Cfg::kMTiles; ++i) keep_in_registers(acc[i]);
     if constexpr (Cfg::kSpecialized) {
-      if (ct == 0) arrive(&empty[(it - 1) % Cfg::kStages]);  // the tile's last stage
+      if (ct == 0) release((it - 1) % Cfg::kStages);  // the tile's last stage
     }
 
     const auto store_all = [&](auto checked, auto pairs) {
@@ -166,8 +231,50 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
                                                                      acc[i][4 * j + 3]);
         }
     };
-    store_tile(t.edge, c_pairs, store_all);
+    if (!(Cfg::kTmaStore && c_by_tma)) {
+      store_tile(t.edge, c_pairs, store_all);
+      continue;
+    }
+    if constexpr (Cfg::kTmaStore) {
+      // Thread (warp w, lane l) holds rows 16 w + l / 4 (and 8 below) and, of every 8 columns,
+      // 2 (l % 4) and the next. A buffer holds 32 columns as four 64 x 8 boxes of 32-byte rows,
+      // so a half-warp's 8-byte writes cover 4 rows = 128 bytes, each bank once: 2 wavefronts a
+      // write, the fewest. (In 128-byte rows they would need 8, and 4 with the 128-byte swizzle,
+      // which leaves rows r and r ^ 1 on the same banks.) TMA clips the boxes at C's edges.
+      char* const own = staging + consumer * 2 * Cfg::kStagingBytes;
+      constexpr int kBoxBytes = 64 * 32;
+#pragma unroll
+      for (int i = 0; i < Cfg::kMTiles; ++i)
+#pragma unroll
+        for (int chunk = 0; chunk < Cfg::kBN / 32; ++chunk) {
+          char* const buffer = own + chunk % 2 * Cfg::kStagingBytes;
+          if (ct == 0) wait_store_reads<1>();  // the stores two chunks back have read this buffer
+          sync_named(1 + consumer, 128);
+#pragma unroll
+          for (int q = 0; q < 4; ++q)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+              const int r = warp * 16 + lane / 4 + 8 * h;
+              const int a = 4 * (chunk * 4 + q) + 2 * h;
+              *reinterpret_cast<float2*>(buffer + q * kBoxBytes + r * 32 + lane % 4 * 8) =
+                  float2{g.alpha * acc[i][a], g.alpha * acc[i][a + 1]};
+            }
+          fence_shared_for_copies();
+          sync_named(1 + consumer, 128);
+          if (ct == 0) {
+            const int row = t.row0 + (consumer * Cfg::kMTiles + i) * 64;
+#pragma unroll
+            for (int q = 0; q < 4; ++q) tma_store(c_map, t.col0 + chunk * 32 + q * 8, row, buffer + q * kBoxBytes);
+            store_commit();
+          }
+        }
+    }
   }
+  if constexpr (Cfg::kTmaStore) {
+    if (ct == 0) wait_stores<0>();  // the staging buffers live as long as the block
+  }
+  // No block leaves while another of its cluster may still arrive on its barriers.
+  if constexpr (kCluster > 1) cluster_sync();
 }
 
 // SMs of the current device, for persistent grids.
@@ -179,6 +286,28 @@ inline int device_sms() {
   return sms;
 }
 
+// Clusters of Cfg::kClusterM blocks of the kernel that can be resident at once: fewer than
+// SMs / kClusterM where a GPU's SMs do not pair up within its processing clusters.
+template <class Cfg, class E>
+int resident_clusters() {
+  static const int clusters = [] {
+    cudaLaunchConfig_t config{};
+    cudaLaunchAttribute cluster{};
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim = {static_cast<unsigned>(Cfg::kClusterM), 1, 1};
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    config.blockDim = dim3(Cfg::kThreads);
+    config.gridDim = dim3(static_cast<unsigned>(Cfg::kClusterM));
+    config.dynamicSmemBytes = Cfg::kSmemBytes;
+    int count = 0;
+    SMEMLAB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&count, wgmma_gemm_kernel<Cfg, E>, &config));
+    if (count < 1) throw std::runtime_error("gemm: no cluster of the Hopper kernel fits on this GPU");
+    return count;
+  }();
+  return clusters;
+}
+
 template <class Cfg, class E>
 void launch_wgmma_with(const GemmArgs& g, cudaStream_t stream, int group) {
   static const bool sized = [] {
@@ -188,16 +317,40 @@ void launch_wgmma_with(const GemmArgs& g, cudaStream_t stream, int group) {
   }();
   (void)sized;
   constexpr int kBK = Cfg::template kBK<E>;
-  const CUtensorMap a_map = swizzled_tensor_map(g.a, g.input, g.m, g.k, g.lda, Cfg::kBM, kBK);
+  const CUtensorMap a_map = tensor_map(g.a, g.input, g.m, g.k, g.lda, Cfg::kBM, kBK);
   // tf32: g.b is B's transpose, N x K.
-  const CUtensorMap b_map = kIsTf32<E> ? swizzled_tensor_map(g.b, g.input, g.n, g.k, g.ldb, Cfg::kBN, kBK)
-                                       : swizzled_tensor_map(g.b, g.input, g.k, g.n, g.ldb, kBK, 64);
-  const long long tiles = static_cast<long long>((g.m + Cfg::kBM - 1) / Cfg::kBM) * ((g.n + Cfg::kBN - 1) / Cfg::kBN);
-  if (tiles > 0x7FFFFFFFLL) throw std::invalid_argument("gemm: C has more tiles than a grid holds");
-  const long long blocks = Cfg::kPersistent ? std::min<long long>(tiles, device_sms()) : tiles;
-  wgmma_gemm_kernel<Cfg, E>
-      <<<static_cast<unsigned>(blocks), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(a_map, b_map, g, group, c_pairs_aligned(g));
-  SMEMLAB_LAUNCH_CHECK();
+  const CUtensorMap b_map = kIsTf32<E>
+                                ? tensor_map(g.b, g.input, g.n, g.k, g.ldb, Cfg::kBN / Cfg::kClusterM, kBK)
+                                : tensor_map(g.b, g.input, g.k, g.n, g.ldb, kBK, 64);
+  // TMA stores C where it can: beta = 0 (C is not read) and rows 16-byte aligned.
+  const bool c_by_tma = Cfg::kTmaStore && g.beta == 0.0F && reinterpret_cast<std::uintptr_t>(g.c) % 16 == 0 &&
+                        g.ldc % 4 == 0;
+  const CUtensorMap c_map =
+      c_by_tma ? tensor_map(g.c, DType::f32, g.m, g.n, g.ldc, 64, 8, CU_TENSOR_MAP_SWIZZLE_NONE) : CUtensorMap{};
+  const long long items = static_cast<long long>((g.m + Cfg::kBM * Cfg::kClusterM - 1) / (Cfg::kBM * Cfg::kClusterM)) *
+                          ((g.n + Cfg::kBN - 1) / Cfg::kBN);
+  if (items * Cfg::kClusterM > 0x7FFFFFFFLL) throw std::invalid_argument("gemm: C has more tiles than a grid holds");
+  if constexpr (Cfg::kClusterM == 1) {
+    const long long blocks = Cfg::kPersistent ? std::min<long long>(items, device_sms()) : items;
+    wgmma_gemm_kernel<Cfg, E><<<static_cast<unsigned>(blocks), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(
+        a_map, b_map, c_map, g, group, c_pairs_aligned(g), c_by_tma);
+    SMEMLAB_LAUNCH_CHECK();
+  } else {
+    cudaLaunchConfig_t config{};
+    cudaLaunchAttribute cluster{};
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim = {static_cast<unsigned>(Cfg::kClusterM), 1, 1};
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    config.blockDim = dim3(Cfg::kThreads);
+    config.dynamicSmemBytes = Cfg::kSmemBytes;
+    config.stream = stream;
+    // As many clusters as fit at once, each walking groups of kClusterM tiles.
+    const long long clusters = std::min<long long>(items, resident_clusters<Cfg, E>());
+    config.gridDim = dim3(static_cast<unsigned>(clusters * Cfg::kClusterM));
+    SMEMLAB_CUDA_CHECK(cudaLaunchKernelEx(&config, wgmma_gemm_kernel<Cfg, E>, a_map, b_map, c_map, g, group,
+                                          c_pairs_aligned(g), c_by_tma));
+  }
 }
 
 // Operands TMA cannot read (rows not 16-byte aligned) are repacked first; tf32 reads B's

@@ -1,5 +1,6 @@
 // The bank analyzer: its expression language, its rules on textbook patterns, and, the part
 // that grounds it, every row of the table measured on real hardware with Nsight Compute.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -95,9 +96,11 @@ TEST(BankAnalyzer, ReproducesEveryMeasuredPattern) {
   std::string line;
   std::size_t rows = 0;
   std::map<std::string, int> instructions_seen;  // "ld", "ldmatrix", "cp.async", ...
+  int swizzles_seen = 0;                        // rows measured on tiles with TMA's swizzle
   while (std::getline(file, line)) {
     if (line.empty() || line[0] == '#' || line.rfind("name,", 0) == 0) continue;
-    // name,op,"expression",block,width,bytes,instructions,wavefronts (the expression may hold commas)
+    // name,op,"expression",block,width,bytes,instructions,wavefronts[,swizzle] (the expression may
+    // hold commas)
     const auto q0 = line.find(',');
     const auto q1 = line.find(',', q0 + 1);
     const std::string op = line.substr(q0 + 1, q1 - q0 - 1);
@@ -123,10 +126,13 @@ TEST(BankAnalyzer, ReproducesEveryMeasuredPattern) {
     std::getline(fields, bytes, ',');
     std::getline(fields, instructions, ',');
     std::getline(fields, measured, ',');
+    std::string swizzle = "0";
+    std::getline(fields, swizzle, ',');
     banks::Block b{};
     ASSERT_EQ(std::sscanf(block.c_str(), "%dx%dx%d", &b.x, &b.y, &b.z), 3) << line;
-    const auto analysis = banks::analyze(
-        {Expression::parse(expression), b, std::stoi(width), bytes == "1", 0, banks::parse_instruction(op)});
+    const auto analysis = banks::analyze({Expression::parse(expression), b, std::stoi(width), bytes == "1", 0,
+                                          banks::parse_instruction(op), std::stoi(swizzle)});
+    swizzles_seen += swizzle != "0";
     EXPECT_EQ(analysis.wavefronts(), std::stoll(measured)) << line;
     EXPECT_EQ(static_cast<long long>(analysis.warps.size()), std::stoll(instructions)) << line;
     ++rows;
@@ -135,6 +141,34 @@ TEST(BankAnalyzer, ReproducesEveryMeasuredPattern) {
   EXPECT_GE(rows, 40U);
   // The table covers the tensor-core instructions, not only plain loads and stores.
   for (const char* op : {"ld", "st", "ldmatrix", "stmatrix", "cp.async"}) EXPECT_GE(instructions_seen[op], 5) << op;
+  EXPECT_GE(swizzles_seen, 5);  // every TMA swizzle mode, read by ldmatrix and written by stores
+}
+
+TEST(BankAnalyzer, TmaSwizzleModes) {
+  // Chunk c of 128-byte row r moves to c ^ (r % 8); 64 bytes: c ^ ((r / 2) % 4) of its 128-byte
+  // line; 32 bytes: c ^ ((r / 4) % 2).
+  EXPECT_EQ(banks::swizzled(3 * 128 + 16, 128), 3 * 128 + 2 * 16);
+  EXPECT_EQ(banks::swizzled(3 * 128 + 16 + 4, 128), 3 * 128 + 2 * 16 + 4);
+  EXPECT_EQ(banks::swizzled(9 * 128, 128), 9 * 128 + 16);
+  EXPECT_EQ(banks::swizzled(5 * 128 + 48, 64), 5 * 128 + 32);
+  EXPECT_EQ(banks::swizzled(3 * 128 + 16, 32), 3 * 128);
+  EXPECT_EQ(banks::swizzled(777, 0), 777);
+  // A warpgroup's 8-byte accumulator writes (row 16 w + l / 4, columns 2 (l % 4) and the next):
+  // into 128-byte rows, a half-warp's 4 rows on the same 8 banks (8 wavefronts a warp); with the
+  // 128-byte swizzle rows r and r ^ 1 still share theirs (4); into 32-byte rows the 4 rows fill
+  // the 32 banks (2, the fewest 256 bytes need).
+  const auto epilogue = [](int row_elements, int swizzle) {
+    return banks::analyze({Expression::parse(fmt::format("(((tx/32)%4)*16 + (tx%32)/4)*{} + tx%4", row_elements)),
+                           {128, 1, 1}, 8, false, 0, banks::parse_instruction("st"), swizzle});
+  };
+  EXPECT_EQ(epilogue(16, 0).wavefronts(), 4 * 8);
+  EXPECT_EQ(epilogue(16, 128).wavefronts(), 4 * 4);
+  EXPECT_EQ(epilogue(4, 0).wavefronts(), 4 * 2);
+  EXPECT_THROW(banks::validate({Expression::parse("tx"), {}, 4, false, 0, {}, 48}), UsageError);
+  const auto cli = smemlab::testing::run_cli({"banks", "(tx%16)*4 + tx/16", "--instruction", "ldmatrix.x4", "--swizzle", "64"});
+  EXPECT_EQ(cli.status, 0) << cli.err;
+  EXPECT_NE(cli.out.find("64-byte swizzle"), std::string::npos) << cli.out;
+  EXPECT_EQ(smemlab::testing::run_cli({"banks", "tx", "--swizzle", "16"}).status, 2);
 }
 
 TEST(BanksCli, TableJsonMapAndErrors) {

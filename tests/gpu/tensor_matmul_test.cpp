@@ -55,13 +55,15 @@ const std::vector<Case>& cases() {
     }
     // Rows 16-byte aligned in every type, with padding, edges in M and N, and beta.
     out.push_back({260, 392, 128, 8, 0, 0.5F, 2.0F});
+    // The same with beta = 0: C's rows padded and 16-byte aligned, stored by TMA where a step can.
+    out.push_back({260, 392, 128, 4, 0, 0.5F, 0.0F});
     // Aligned leading dimensions, misaligned pointers.
     out.push_back({200, 264, 136, 0, 1, 1.0F, 0.0F});
     return out;
   }();
   return all;
 }
-constexpr std::size_t kCases = 20;
+constexpr std::size_t kCases = 21;
 
 constexpr float kSentinel = 1234.5F;
 
