@@ -35,15 +35,28 @@ __device__ __forceinline__ void arrive(std::uint64_t* bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(bar)) : "memory");
 }
 
+// Waits for the phase of `bar` named by `parity`. FromCluster: the arrivals may come from other
+// blocks of the cluster, and what they wrote before arriving is visible after (acquire at
+// cluster scope).
+template <bool FromCluster = false>
 __device__ __forceinline__ void wait(std::uint64_t* bar, unsigned parity) {
   unsigned done = 0;
   do {
-    asm volatile(
-        "{\n.reg .pred complete;\nmbarrier.try_wait.parity.shared::cta.b64 complete, [%1], %2;\n"
-        "selp.u32 %0, 1, 0, complete;\n}\n"
-        : "=r"(done)
-        : "r"(shared_address(bar)), "r"(parity)
-        : "memory");
+    if constexpr (FromCluster) {
+      asm volatile(
+          "{\n.reg .pred complete;\nmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 complete, [%1], %2;\n"
+          "selp.u32 %0, 1, 0, complete;\n}\n"
+          : "=r"(done)
+          : "r"(shared_address(bar)), "r"(parity)
+          : "memory");
+    } else {
+      asm volatile(
+          "{\n.reg .pred complete;\nmbarrier.try_wait.parity.shared::cta.b64 complete, [%1], %2;\n"
+          "selp.u32 %0, 1, 0, complete;\n}\n"
+          : "=r"(done)
+          : "r"(shared_address(bar)), "r"(parity)
+          : "memory");
+    }
   } while (done == 0);
 }
 
@@ -110,19 +123,6 @@ __device__ __forceinline__ void arrive_in_block(std::uint64_t* bar, unsigned ran
   unsigned remote = 0;
   asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(shared_address(bar)), "r"(rank));
   asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
-}
-
-// Waits as wait() does, for arrivals that may come from other blocks of the cluster.
-__device__ __forceinline__ void wait_cluster(std::uint64_t* bar, unsigned parity) {
-  unsigned done = 0;
-  do {
-    asm volatile(
-        "{\n.reg .pred complete;\nmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 complete, [%1], %2;\n"
-        "selp.u32 %0, 1, 0, complete;\n}\n"
-        : "=r"(done)
-        : "r"(shared_address(bar)), "r"(parity)
-        : "memory");
-  } while (done == 0);
 }
 
 // tma_load into the same place of every block in `blocks` (a bit per cluster rank), each

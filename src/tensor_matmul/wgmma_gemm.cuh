@@ -143,12 +143,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           const TileOrigin t = tile_at(item);
           for (int step = 0; step < steps; ++step, ++it) {
             if (it >= Cfg::kStages) {
-              const unsigned parity = (it / Cfg::kStages - 1) & 1;
-              if constexpr (kCluster > 1) {
-                wait_cluster(&empty[it % Cfg::kStages], parity);
-              } else {
-                wait(&empty[it % Cfg::kStages], parity);
-              }
+              wait<(kCluster > 1)>(&empty[it % Cfg::kStages], (it / Cfg::kStages - 1) & 1);
             }
             issue(t, step, it);
           }
@@ -286,22 +281,34 @@ inline int device_sms() {
   return sms;
 }
 
-// Clusters of Cfg::kClusterM blocks of the kernel that can be resident at once: fewer than
-// SMs / kClusterM where a GPU's SMs do not pair up within its processing clusters.
-template <class Cfg, class E>
-int resident_clusters() {
-  static const int clusters = [] {
-    cudaLaunchConfig_t config{};
-    cudaLaunchAttribute cluster{};
+// A launch of `blocks` blocks of the kernel in clusters of Cfg::kClusterM along x. Not copyable:
+// the configuration points at its own attribute.
+template <class Cfg>
+struct ClusterLaunch {
+  cudaLaunchAttribute cluster{};
+  cudaLaunchConfig_t config{};
+  ClusterLaunch(unsigned blocks, cudaStream_t stream) {
     cluster.id = cudaLaunchAttributeClusterDimension;
     cluster.val.clusterDim = {static_cast<unsigned>(Cfg::kClusterM), 1, 1};
     config.attrs = &cluster;
     config.numAttrs = 1;
     config.blockDim = dim3(Cfg::kThreads);
-    config.gridDim = dim3(static_cast<unsigned>(Cfg::kClusterM));
+    config.gridDim = dim3(blocks);
     config.dynamicSmemBytes = Cfg::kSmemBytes;
+    config.stream = stream;
+  }
+  ClusterLaunch(const ClusterLaunch&) = delete;
+  ClusterLaunch& operator=(const ClusterLaunch&) = delete;
+};
+
+// Clusters of Cfg::kClusterM blocks of the kernel that can be resident at once: fewer than
+// SMs / kClusterM where a GPU's SMs do not pair up within its processing clusters.
+template <class Cfg, class E>
+int resident_clusters() {
+  static const int clusters = [] {
+    const ClusterLaunch<Cfg> one(Cfg::kClusterM, nullptr);
     int count = 0;
-    SMEMLAB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&count, wgmma_gemm_kernel<Cfg, E>, &config));
+    SMEMLAB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&count, wgmma_gemm_kernel<Cfg, E>, &one.config));
     if (count < 1) throw std::runtime_error("gemm: no cluster of the Hopper kernel fits on this GPU");
     return count;
   }();
@@ -336,19 +343,10 @@ void launch_wgmma_with(const GemmArgs& g, cudaStream_t stream, int group) {
         a_map, b_map, c_map, g, group, c_pairs_aligned(g), c_by_tma);
     SMEMLAB_LAUNCH_CHECK();
   } else {
-    cudaLaunchConfig_t config{};
-    cudaLaunchAttribute cluster{};
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim = {static_cast<unsigned>(Cfg::kClusterM), 1, 1};
-    config.attrs = &cluster;
-    config.numAttrs = 1;
-    config.blockDim = dim3(Cfg::kThreads);
-    config.dynamicSmemBytes = Cfg::kSmemBytes;
-    config.stream = stream;
     // As many clusters as fit at once, each walking groups of kClusterM tiles.
     const long long clusters = std::min<long long>(items, resident_clusters<Cfg, E>());
-    config.gridDim = dim3(static_cast<unsigned>(clusters * Cfg::kClusterM));
-    SMEMLAB_CUDA_CHECK(cudaLaunchKernelEx(&config, wgmma_gemm_kernel<Cfg, E>, a_map, b_map, c_map, g, group,
+    const ClusterLaunch<Cfg> launch(static_cast<unsigned>(clusters * Cfg::kClusterM), stream);
+    SMEMLAB_CUDA_CHECK(cudaLaunchKernelEx(&launch.config, wgmma_gemm_kernel<Cfg, E>, a_map, b_map, c_map, g, group,
                                           c_pairs_aligned(g), c_by_tma));
   }
 }
