@@ -324,7 +324,7 @@ void launch_matrix(const Instruction& in, const long long* offsets, unsigned int
 }
 
 std::vector<long long> offsets_of(const Pattern& p) {
-  const Access a{Expression::parse(p.expression), p.block,   p.width, p.bytes, 0, smemlab::banks::parse_instruction(p.op),
+  const Access a{Expression::parse(p.expression), p.block, p.width, p.bytes, 0, smemlab::banks::parse_instruction(p.op),
                  p.swizzle};
   smemlab::banks::validate(a);
   std::vector<long long> out;

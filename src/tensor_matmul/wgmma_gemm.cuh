@@ -12,7 +12,8 @@
 //   issues copies, a full/empty pair of mbarriers per stage hands the stages back and forth,
 //   and setmaxnreg moves the producer's registers to the consumers.
 // - Epilogue: each consumer stores its accumulators to C from registers, or (step 10 on)
-//   writes them into swizzled staging buffers in shared memory from which TMA stores them.
+//   writes them into staging buffers in shared memory (boxes of 32-byte rows) from which TMA
+//   stores them.
 // - Clusters (step 11): blocks in pairs on tiles one above the other share B's tile; each copies
 //   half of it into both blocks' shared memory with one multicast TMA copy.
 #include <cuda.h>
