@@ -44,7 +44,8 @@ std::span<const DeviceTuning> device_tunings() {{
   static constexpr std::array h200{{
 {rows}  }};
   // clang-format on
-  static constexpr std::array devices{{DeviceTuning{{{cc_major}, {cc_minor}, {sms}, {launch_ns}, {part_bw}, {exponent}, h200}}}};
+  static constexpr std::array devices{{
+      DeviceTuning{{{cc_major}, {cc_minor}, {sms}, {launch_ns}, {wave_ns}, {part_bytes_per_ns}, {occupancy_exponent}, {divided_speed}, h200}}}};
   return devices;
 }}
 
@@ -54,9 +55,10 @@ std::span<const DeviceTuning> device_tunings() {{
 
 def configs():
     src = (ROOT / "src/matmul/12_autotuned.cu").read_text()
-    pattern = re.compile(r'named<TileConfig<(\d+), (\d+), (\d+), \d+, \d+, \d+, \d+, \d+, (\d+)(?:, \w+)?>>\("([^"]+)"\)')
-    return {name: {"bm": int(bm), "bn": int(bn), "bk": int(bk), "bps": int(bps)}
-            for bm, bn, bk, bps, name in pattern.findall(src)}
+    pattern = re.compile(
+        r'named<TileConfig<(\d+), (\d+), (\d+), \d+, \d+, \d+, \d+, (\d+), (\d+)(?:, \w+)?>>\("([^"]+)"\)')
+    return {name: {"bm": int(bm), "bn": int(bn), "bk": int(bk), "stages": int(stages), "bps": int(bps)}
+            for bm, bn, bk, stages, bps, name in pattern.findall(src)}
 
 
 def dims(size):
@@ -68,58 +70,74 @@ def ceil_div(a, b):
     return (a + b - 1) // b
 
 
+def division(c, slices, last_wave, m, n, k, sms):
+    """How a choice divides the tiles (ConfigLaunch::schedule): (tiles, whole, parts, K-steps per tile)."""
+    tiles = ceil_div(m, c["bm"]) * ceil_div(n, c["bn"])
+    per_tile = ceil_div(k, c["bk"])
+    slots = c["bps"] * sms
+    whole, parts = tiles, 1
+    if last_wave:
+        whole = tiles - tiles % slots
+        parts = max(1, slots // (tiles - whole)) if tiles > whole else 1
+    elif slices > 1:
+        whole, parts = 0, slices
+    parts = min(parts, per_tile)
+    if parts == 1:
+        whole = tiles
+    return tiles, whole, parts, per_tile
+
+
 def choices_at(m, n, k, cfgs, sms):
-    """Every (config, slices, last-wave split) the model weighs at m x n x k."""
+    """Every (config, slices, last-wave split) the model weighs at m x n x k: a divided tile's
+    blocks keep at least as many K-steps as the configuration has stages."""
     for name, c in cfgs.items():
-        tiles = ceil_div(m, c["bm"]) * ceil_div(n, c["bn"])
-        per_tile = ceil_div(k, c["bk"])
+        tiles, _, _, per_tile = division(c, 1, False, m, n, k, sms)
         slots = c["bps"] * sms
         yield name, 1, False
         for s in SPLITS:
-            if s <= per_tile and tiles * s <= 2 * slots:
+            if s <= per_tile and tiles * s <= 2 * slots and ceil_div(per_tile, s) >= c["stages"]:
                 yield name, s, False
         if tiles % slots != 0 and tiles > slots:
-            yield name, 1, True
+            parts = division(c, 1, True, m, n, k, sms)[2]
+            if ceil_div(per_tile, parts) >= c["stages"]:
+                yield name, 1, True
 
 
 def candidate(name, slices, last_wave):
     return f"{name}/g{GROUP}/" + ("lw" if last_wave else f"k{slices}")
 
 
-def waves_ns(count, steps, c, rate, sms, exponent):
+def waves_ns(count, steps, c, rate, sms, p):
     slots = c["bps"] * sms
 
     def wave(blocks):
         busy = min(c["bps"], ceil_div(blocks, sms))
-        sm_rate = rate * (busy / c["bps"]) ** exponent
-        return steps * c["bm"] * c["bn"] * c["bk"] / (sm_rate / busy)
+        sm_rate = rate * (busy / c["bps"]) ** p["occupancy_exponent"]
+        return p["wave_ns"] + steps * c["bm"] * c["bn"] * c["bk"] / (sm_rate / busy)
 
     rest = count % slots
     return (count // slots) * wave(slots) + (wave(rest) if rest else 0.0)
 
 
-def estimate_ns(c, slices, last_wave, m, n, k, rate, sms, launch_ns, part_bw, exponent):
-    """tile_model.cpp's estimate(): rate in multiply-adds per ns per SM."""
-    tiles = ceil_div(m, c["bm"]) * ceil_div(n, c["bn"])
-    per_tile = ceil_div(k, c["bk"])
-    slots = c["bps"] * sms
-    whole, split = tiles, 1
-    if last_wave:
-        whole = tiles - tiles % slots
-        split = max(1, slots // (tiles - whole)) if tiles > whole else 1
-    elif slices > 1:
-        whole, split = 0, slices
-    split = min(split, per_tile)
-    if split == 1:
-        whole = tiles
+def estimate_ns(c, slices, last_wave, m, n, k, rate, sms, p):
+    """tile_model.cpp's estimate(): rate in multiply-adds per ns per SM, p the fixed costs."""
+    tiles, whole, parts, per_tile = division(c, slices, last_wave, m, n, k, sms)
     divided = tiles - whole
-    spread_sum = whole == 0 and split > 1 and divided * split <= slots  # every block sums a share
+    spread_sum = whole == 0 and parts > 1 and divided * parts <= c["bps"] * sms  # every block sums a share
     launches = (whole > 0) + (divided > 0)  # the last-wave split: whole tiles, then divided ones
-    ns = launches * launch_ns + waves_ns(whole, per_tile, c, rate, sms, exponent)
+    ns = launches * p["launch_ns"] + waves_ns(whole, per_tile, c, rate, sms, p)
     if divided:
-        ns += waves_ns(divided * split, ceil_div(per_tile, split), c, rate, sms, exponent)
-        ns += (1 if spread_sum else split) * 4.0 * c["bm"] * c["bn"] / part_bw
+        ns += waves_ns(divided * parts, ceil_div(per_tile, parts), c, rate * p["divided_speed"], sms, p)
+        ns += (1 if spread_sum else parts) * 4.0 * c["bm"] * c["bn"] / p["part_bytes_per_ns"]
     return ns
+
+
+def speed_from(c, ms, m, n, k, sms, p):
+    """The rate at which estimate_ns gives ms for one block per tile: estimate_ns is
+    fixed + work / rate."""
+    fixed = estimate_ns(c, 1, False, m, n, k, math.inf, sms, p)
+    work = estimate_ns(c, 1, False, m, n, k, 1.0, sms, p) - fixed
+    return work / (ms * 1e6 - fixed)
 
 
 def cmd_candidates(args):
@@ -145,52 +163,72 @@ def cmd_fit(args):
                 times.setdefault(row["size"], {})[row["variant"]] = row["median_ms"]
     sms = device["sms"]
 
-    # Speeds: the model inverted at the calibration sizes (launch costs are microseconds there,
-    # against milliseconds of K-loop).
-    speeds = {}
-    for name, c in cfgs.items():
-        speeds[name] = {}
-        for kind, size in (("aligned", ALIGNED_AT), ("unaligned", UNALIGNED_AT)):
-            m, n, k = dims(size)
-            ms = times[size][candidate(name, 1, False)]
-            unit = estimate_ns(c, 1, False, m, n, k, 1.0, sms, 0.0, 1.0, 1.0)  # ns at 1 MAC/ns/SM
-            speeds[name][kind] = round(unit / (ms * 1e6), 1)
+    # Each configuration's speed: the model inverted at the calibration sizes (many waves, so
+    # the fixed costs are small there), given the fixed costs.
+    def speeds_for(p):
+        out = {}
+        for name, c in cfgs.items():
+            out[name] = {}
+            for kind, size in (("aligned", ALIGNED_AT), ("unaligned", UNALIGNED_AT)):
+                m, n, k = dims(size)
+                out[name][kind] = round(speed_from(c, times[size][candidate(name, 1, False)], m, n, k, sms, p), 1)
+        return out
 
-    def pick(size, launch_ns, part_bw, exponent):
+    def kind_of(n):
+        return "aligned" if n % 4 == 0 else "unaligned"
+
+    def predicted(size, p, speeds):
+        """(ns, candidate) for every choice the model weighs at size."""
         m, n, k = dims(size)
-        kind = "aligned" if n % 4 == 0 else "unaligned"
-        best = None
-        for name, slices, last_wave in choices_at(m, n, k, cfgs, sms):
-            ns = estimate_ns(cfgs[name], slices, last_wave, m, n, k, speeds[name][kind], sms, launch_ns, part_bw,
-                             exponent)
-            if best is None or ns < best[0]:
-                best = (ns, candidate(name, slices, last_wave))
-        return best[1]
+        return [(estimate_ns(cfgs[name], slices, last_wave, m, n, k, speeds[name][kind_of(n)], sms, p),
+                 candidate(name, slices, last_wave)) for name, slices, last_wave in choices_at(m, n, k, cfgs, sms)]
 
-    # The fixed costs: those whose choices come closest to the fastest measured at every size
-    # (geometric mean of fastest / chosen; an unmeasured choice counts as a miss).
-    def score(launch_ns, part_bw, exponent):
-        logs = []
-        for size, t in times.items():
-            chosen = t.get(pick(size, launch_ns, part_bw, exponent))
-            logs.append(math.log(min(t.values()) / chosen) if chosen else -1.0)
-        return sum(logs) / len(logs)
+    def pick(size, p, speeds):
+        return min(predicted(size, p, speeds))[1]
 
-    grid = [(float(l), float(b), e / 10) for l in range(0, 10001, 1000) for b in (10, 20, 40, 80, 160, 320)
-            for e in range(0, 11, 2)]
-    launch_ns, part_bw, exponent = max(grid, key=lambda p: score(*p))
+    # The fixed costs: those that predict every measured time best (least squares on the
+    # logarithm, so that a microsecond launch weighs as much as a millisecond one).
+    def log_error(p):
+        speeds = speeds_for(p)
+        errors = [math.log(ns / (times[size][name] * 1e6)) ** 2
+                  for size in times for ns, name in predicted(size, p, speeds) if name in times[size]]
+        return sum(errors) / len(errors)
+
+    keys = ("launch_ns", "wave_ns", "part_bytes_per_ns", "occupancy_exponent", "divided_speed")
+    grid = [dict(zip(keys, (float(launch), float(wave), float(bw), e / 10, d / 20)))
+            for launch in (0, 2000, 4000) for wave in (0, 2000, 4000, 6000) for bw in (20, 40, 80, 160)
+            for e in range(0, 11, 2) for d in (16, 18, 20)]
+    params = min(grid, key=log_error)
+    steps = {"launch_ns": 250.0, "wave_ns": 250.0, "part_bytes_per_ns": 5.0, "occupancy_exponent": 0.05,
+             "divided_speed": 0.025}
+    lower = {"launch_ns": 0.0, "wave_ns": 0.0, "part_bytes_per_ns": 5.0, "occupancy_exponent": 0.0,
+             "divided_speed": 0.5}
+    improved = True
+    while improved:  # coordinate descent from the best grid point
+        improved = False
+        for key in keys:
+            for sign in (-1, 1):
+                trial = dict(params, **{key: round(max(lower[key], params[key] + sign * steps[key]), 3)})
+                if log_error(trial) < log_error(params) - 1e-9:
+                    params, improved = trial, True
+    speeds = speeds_for(params)
+
+    def pick_quality():
+        """Geometric mean over the sizes of fastest measured / chosen."""
+        logs = [math.log(min(t.values()) / t[pick(size, params, speeds)]) if pick(size, params, speeds) in t
+                else -1.0 for size, t in times.items()]
+        return math.exp(sum(logs) / len(logs))
 
     shapes = []
     for size in times:
         shapes.append({"size": size, "mnk": dims(size), "cublas_ms": cublas.get(size),
-                       "model": pick(size, launch_ns, part_bw, exponent), "ms": times[size]})
+                       "model": pick(size, params, speeds), "ms": times[size]})
     cc_major, cc_minor = (int(x) for x in device["compute_capability"].split("."))
     out = {
         "device": {"name": device["name"], "cc_major": cc_major, "cc_minor": cc_minor, "sms": sms},
-        "launch_ns": launch_ns,
-        "part_bytes_per_ns": part_bw,
-        "occupancy_exponent": exponent,
-        "geomean_fastest_over_chosen": round(math.exp(score(launch_ns, part_bw, exponent)), 4),
+        **params,
+        "rms_log_error": round(math.sqrt(log_error(params)), 4),
+        "geomean_fastest_over_chosen": round(pick_quality(), 4),
         "configs": [{"config": name, **speeds[name]} for name in cfgs],
         "unverified": unverified,
         "shapes": shapes,
@@ -202,10 +240,9 @@ def cmd_fit(args):
         rows = "".join(f'      ConfigSpeed{{"{name}", {speeds[name]["aligned"]}, {speeds[name]["unaligned"]}}},\n'
                        for name in cfgs)
         Path(args.table).write_text(TABLE.format(output=Path(args.output).name, rows=rows, cc_major=cc_major,
-                                                 cc_minor=cc_minor, sms=sms, launch_ns=launch_ns, part_bw=part_bw,
-                                                 exponent=exponent))
-    print(f"  launch_ns {launch_ns}, part_bytes_per_ns {part_bw}, occupancy_exponent {exponent}, "
-          f"fastest / chosen {out['geomean_fastest_over_chosen']}")
+                                                 cc_minor=cc_minor, sms=sms, **params))
+    print("  " + ", ".join(f"{key} {value}" for key, value in params.items()) +
+          f"; rms log error {out['rms_log_error']}, fastest / chosen {out['geomean_fastest_over_chosen']}")
     for s in shapes:
         best = min(s["ms"], key=s["ms"].get)
         chosen = s["ms"].get(s["model"])

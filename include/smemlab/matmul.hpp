@@ -66,11 +66,11 @@ struct TileChoice {
   bool split_last_wave = false;
 };
 [[nodiscard]] std::span<const std::string_view> tile_configs();
-// A configuration's block tile (BM x BN, K-steps of BK), threads, and the blocks per SM its
-// registers are bounded for (__launch_bounds__), which is what the device keeps resident;
-// UsageError if unknown.
+// A configuration's block tile (BM x BN, K-steps of BK), threads, the blocks per SM its
+// registers are bounded for (__launch_bounds__), which is what the device keeps resident, and
+// its pipeline's stages (K-steps in flight); UsageError if unknown.
 struct TileShape {
-  int bm, bn, bk, threads, blocks_per_sm;
+  int bm, bn, bk, threads, blocks_per_sm, stages;
 };
 [[nodiscard]] TileShape tile_shape(std::string_view config);
 
@@ -84,9 +84,11 @@ struct ConfigSpeed {
 };
 struct DeviceTuning {
   int cc_major, cc_minor, sms;
-  double launch_ns;           // once per launch: the first copies' latency, the last stores
+  double launch_ns;           // once per launch
+  double wave_ns;             // once per wave of blocks: the first copies' latency, the last stores
   double part_bytes_per_ns;   // per SM, writing and reading partial sums (L2)
   double occupancy_exponent;  // an SM with b of its n slots busy runs at (b / n)^this of its speed
+  double divided_speed;       // blocks of divided tiles run at this fraction of the speed
   std::span<const ConfigSpeed> configs;
 };
 // The measured devices; a device not listed takes the first's numbers.
@@ -108,7 +110,9 @@ struct TileEstimate {
 // The split-K slices the model considers (besides 1, no split).
 [[nodiscard]] std::span<const int> split_k_choices();
 // The fastest choice by the model over every configuration, one block per tile, split-K of
-// split_k_choices() slices (up to two waves of blocks) and the last-wave split.
+// split_k_choices() slices (up to two waves of blocks) and the last-wave split; a divided
+// tile's blocks keep at least the configuration's stages in K-steps (with fewer, the copies
+// of one step are never overlapped with the FMAs of another).
 [[nodiscard]] TileEstimate plan_tiles(int m, int n, int k, bool b_rows_aligned, const DeviceTuning& device);
 // The same for these arguments on the current device.
 [[nodiscard]] TileChoice choose_tiles(const GemmArgs& args);

@@ -32,7 +32,7 @@ struct NamedConfig {
 
 template <class Cfg>
 constexpr NamedConfig named(std::string_view name) {
-  return {name, {Cfg::kBM, Cfg::kBN, Cfg::kBK, Cfg::kThreads, Cfg::kMinBlocks}, launch_config<Cfg>, detail::config_workspace_bytes<Cfg>};
+  return {name, {Cfg::kBM, Cfg::kBN, Cfg::kBK, Cfg::kThreads, Cfg::kMinBlocks, Cfg::kStages}, launch_config<Cfg>, detail::config_workspace_bytes<Cfg>};
 }
 
 // Names: block tile MxNxK, stages, warp tile, thread tile, _zz for the serpentine FMA order,

@@ -5,11 +5,13 @@
 // are all busy does `aligned` (or `unaligned`) multiply-adds per nanosecond. With b of them busy
 // it does (b / n)^e of that (e = occupancy_exponent: a lone block hides less latency than a
 // full SM, but more than its share), shared by its b blocks. Blocks run in waves of
-// n x SMs; each wave lasts as long as its blocks' K-steps of BM x BN x BK take at that speed.
-// Each launch adds launch_ns (the last-wave split makes two: whole tiles, then the divided
-// ones), and divided tiles add their partial sums: each block of a tile
-// writes BM x BN floats and the last one reads them all, at part_bytes_per_ns per SM; when the
-// launch fits in one wave, every block reads a share, so the reading costs one slot's worth.
+// n x SMs; each wave lasts wave_ns (its first copies' latency and its last stores) plus its
+// blocks' K-steps of BM x BN x BK at that speed. Each launch adds launch_ns (the last-wave
+// split makes two: whole tiles, then the divided ones). Blocks of divided tiles run at
+// divided_speed of the speed, and add their partial sums: each block of a tile writes BM x BN
+// floats and the last one reads them all, at part_bytes_per_ns per SM; when the launch fits in
+// one wave, every block reads a share, so the reading costs one slot's worth. The constants are
+// fitted to a sweep of every choice (scripts/tune_table.py).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -41,7 +43,7 @@ double waves_ns(long long count, long long steps, const TileShape& t, double rat
     const long long busy = std::min<long long>(t.blocks_per_sm, ceil_div(blocks, device.sms));
     const double sm_rate =
         rate * std::pow(static_cast<double>(busy) / t.blocks_per_sm, device.occupancy_exponent);
-    return static_cast<double>(steps) * t.bm * t.bn * t.bk / (sm_rate / static_cast<double>(busy));
+    return device.wave_ns + static_cast<double>(steps) * t.bm * t.bn * t.bk / (sm_rate / static_cast<double>(busy));
   };
   const long long rest = count % slots;
   return static_cast<double>(count / slots) * wave(slots) + (rest > 0 ? wave(rest) : 0.0);
@@ -81,7 +83,7 @@ TileEstimate estimate(const TileChoice& choice, int m, int n, int k, bool b_rows
   e.ns = launches * device.launch_ns + waves_ns(whole, per_tile, t, rate, device);
   const double slots_read = e.spread_sum ? 1.0 : static_cast<double>(slices);
   if (divided > 0)
-    e.ns += waves_ns(divided * slices, ceil_div(per_tile, slices), t, rate, device) +
+    e.ns += waves_ns(divided * slices, ceil_div(per_tile, slices), t, rate * device.divided_speed, device) +
             slots_read * 4.0 * t.bm * t.bn / device.part_bytes_per_ns;
   return e;
 }
@@ -91,6 +93,8 @@ TileEstimate plan_tiles(int m, int n, int k, bool b_rows_aligned, const DeviceTu
   bool found = false;
   const auto consider = [&](const TileChoice& c) {
     const TileEstimate e = estimate(c, m, n, k, b_rows_aligned, device);
+    const TileShape t = tile_shape(c.config);
+    if (e.parts > 1 && ceil_div(ceil_div(k, t.bk), e.parts) < t.stages) return;  // divided: blocks fill the pipeline
     if (!found || e.ns < best.ns) best = e;
     found = true;
   };

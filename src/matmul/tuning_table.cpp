@@ -12,24 +12,25 @@ namespace smemlab::matmul {
 std::span<const DeviceTuning> device_tunings() {
   // clang-format off
   static constexpr std::array h200{
-      ConfigSpeed{"128x256x8_s3_w32x128_t8x16_zz", 185.5, 160.7},
-      ConfigSpeed{"128x256x8_s4_w32x128_t8x16_zz", 185.1, 166.1},
-      ConfigSpeed{"256x128x8_s3_w64x64_t16x8", 181.5, 166.8},
-      ConfigSpeed{"128x128x8_s3_w32x64_t8x8_zz_b1", 171.8, 162.7},
-      ConfigSpeed{"128x128x8_s3_w32x64_t8x8_zz", 167.1, 168.6},
-      ConfigSpeed{"64x128x8_s3_w32x64_t8x8", 186.8, 178.8},
-      ConfigSpeed{"64x128x8_s3_w32x64_t8x8_zz", 191.1, 187.2},
-      ConfigSpeed{"128x64x8_s3_w32x64_t8x8_zz", 162.2, 150.7},
-      ConfigSpeed{"64x64x8_s4_w32x32_t8x4", 142.8, 138.8},
-      ConfigSpeed{"32x128x8_s4_w32x32_t4x8", 153.4, 130.1},
-      ConfigSpeed{"128x32x8_s4_w64x32_t8x8_zz", 150.2, 151.9},
-      ConfigSpeed{"64x32x8_s4_w32x32_t4x8", 129.4, 119.8},
-      ConfigSpeed{"32x64x8_s4_w32x32_t4x8", 146.2, 113.8},
-      ConfigSpeed{"32x32x8_s4_w32x32_t4x8", 125.6, 113.8},
-      ConfigSpeed{"256x64x8_s3_w64x64_t16x8", 179.7, 169.1},
+      ConfigSpeed{"128x256x8_s3_w32x128_t8x16_zz", 186.5, 162.2},
+      ConfigSpeed{"128x256x8_s4_w32x128_t8x16_zz", 186.1, 167.7},
+      ConfigSpeed{"256x128x8_s3_w64x64_t16x8", 182.4, 168.4},
+      ConfigSpeed{"128x128x8_s3_w32x64_t8x8_zz_b1", 173.4, 165.6},
+      ConfigSpeed{"128x128x8_s3_w32x64_t8x8_zz", 167.9, 157.9},
+      ConfigSpeed{"64x128x8_s3_w32x64_t8x8", 188.0, 174.2},
+      ConfigSpeed{"64x128x8_s3_w32x64_t8x8_zz", 192.4, 182.5},
+      ConfigSpeed{"128x64x8_s3_w32x64_t8x8_zz", 161.8, 147.1},
+      ConfigSpeed{"64x64x8_s4_w32x32_t8x4", 141.2, 131.7},
+      ConfigSpeed{"32x128x8_s4_w32x32_t4x8", 151.9, 123.3},
+      ConfigSpeed{"128x32x8_s4_w64x32_t8x8_zz", 150.3, 144.3},
+      ConfigSpeed{"64x32x8_s4_w32x32_t4x8", 129.5, 119.3},
+      ConfigSpeed{"32x64x8_s4_w32x32_t4x8", 143.9, 115.3},
+      ConfigSpeed{"32x32x8_s4_w32x32_t4x8", 125.5, 112.6},
+      ConfigSpeed{"256x64x8_s3_w64x64_t16x8", 180.6, 158.3},
   };
   // clang-format on
-  static constexpr std::array devices{DeviceTuning{9, 0, 132, 1000.0, 10.0, 0.4, h200}};
+  static constexpr std::array devices{
+      DeviceTuning{9, 0, 132, 1250.0, 7250.0, 50.0, 0.35, 0.95, h200}};
   return devices;
 }
 

@@ -45,6 +45,9 @@ TEST(TileModel, EveryCompiledConfigurationHasMeasuredSpeedsAndNoOtherDoes) {
     for (const auto config : matmul::tile_configs()) EXPECT_TRUE(measured.contains(std::string(config))) << config;
     EXPECT_GT(device.part_bytes_per_ns, 0.0);
     EXPECT_GE(device.launch_ns, 0.0);
+    EXPECT_GE(device.wave_ns, 0.0);
+    EXPECT_GT(device.divided_speed, 0.0);
+    EXPECT_LE(device.divided_speed, 1.0);
   }
   EXPECT_THROW((void)matmul::tile_shape("unnamed"), UsageError);
 }
@@ -93,6 +96,14 @@ TEST(TileModel, FillsTheGpuWhateverTheShape) {
     EXPECT_TRUE(e.choice.split_last_wave || e.choice.slices > 1) << candidate_name(e.choice);
     EXPECT_GT(e.blocks, e.tiles) << candidate_name(e.choice);
   }
+  // Small products: K is never divided so finely that a block cannot fill its pipeline.
+  for (const auto& [m, n, k] :
+       {std::array{256, 256, 256}, std::array{512, 512, 512}, std::array{64, 64, 40}, std::array{4097, 4097, 64}}) {
+    e = matmul::plan_tiles(m, n, k, true, h200());
+    const matmul::TileShape t = matmul::tile_shape(e.choice.config);
+    const int steps = (k + t.bk - 1) / t.bk;
+    if (e.parts > 1) EXPECT_GE((steps + e.parts - 1) / e.parts, t.stages) << candidate_name(e.choice);
+  }
 }
 
 // The speeds and costs in src/matmul/tuning_table.cpp are the committed fit, not numbers typed
@@ -103,6 +114,8 @@ TEST(TileModel, TheTableIsTheCommittedFit) {
   const matmul::DeviceTuning& d = h200();
   EXPECT_EQ(fit.at("device").at("sms").get<int>(), d.sms);
   EXPECT_DOUBLE_EQ(fit.at("launch_ns").get<double>(), d.launch_ns);
+  EXPECT_DOUBLE_EQ(fit.at("wave_ns").get<double>(), d.wave_ns);
+  EXPECT_DOUBLE_EQ(fit.at("divided_speed").get<double>(), d.divided_speed);
   EXPECT_DOUBLE_EQ(fit.at("part_bytes_per_ns").get<double>(), d.part_bytes_per_ns);
   EXPECT_DOUBLE_EQ(fit.at("occupancy_exponent").get<double>(), d.occupancy_exponent);
   std::map<std::string, std::pair<double, double>> from_fit;
@@ -115,9 +128,9 @@ TEST(TileModel, TheTableIsTheCommittedFit) {
 }
 
 // At every swept shape the model's choice was measured (the sweep times every choice it can
-// make) and is close to the fastest one measured there: in the committed sweep, 0.96 of the
-// fastest on geometric mean, and 0.78 at the worst shape (512^3, where the model overstates what
-// a split of K costs).
+// make) and is close to the fastest one measured there: in the committed sweep, 0.98 of the
+// fastest on geometric mean, and 0.94 at the worst shapes (256^3, where it takes 32x32 tiles
+// for 32x128, and 4097^3, where it takes the last-wave split).
 TEST(TileModel, ChoosesNearTheFastestMeasuredChoiceAtEverySweptShape) {
   const nlohmann::json fit = committed_fit();
   ASSERT_TRUE(fit.contains("shapes"));
@@ -138,10 +151,10 @@ TEST(TileModel, ChoosesNearTheFastestMeasuredChoiceAtEverySweptShape) {
         fastest = name;
       }
     const double ratio = best / times.at(chosen).get<double>();
-    EXPECT_GE(ratio, 0.75) << size << ": chose " << chosen << ", fastest " << fastest;
+    EXPECT_GE(ratio, 0.90) << size << ": chose " << chosen << ", fastest " << fastest;
     log_sum += std::log(ratio);
     ++shapes;
   }
   ASSERT_GT(shapes, 0);
-  EXPECT_GE(std::exp(log_sum / shapes), 0.95) << "geometric mean of fastest / chosen";
+  EXPECT_GE(std::exp(log_sum / shapes), 0.97) << "geometric mean of fastest / chosen";
 }
