@@ -65,6 +65,11 @@ struct TileChoice {
 };
 [[nodiscard]] TileChoice choose_tiles(int m, int n, int k, int sms);
 
+// The clusters step's cluster shape for an m x n output with this many clusters resident: 2
+// (clusters of two blocks on vertically adjacent tiles, B's tile multicast to both) where each
+// cluster walks at least 5 pairs of tiles, else 1 (single blocks).
+[[nodiscard]] int cluster_rows(int m, int n, int resident_clusters);
+
 // Largest accepted ||C - C_ref||_F / ||C_ref||_F against an FP64 product of the same inputs,
 // for inputs of this type and a product of depth k; the definition explains the error model.
 [[nodiscard]] double relative_tolerance(DType input, int k);

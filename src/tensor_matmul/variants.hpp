@@ -24,4 +24,8 @@ namespace smemlab::tensor_matmul::detail {
 SMEMLAB_TENSOR_MATMUL_STEPS(SMEMLAB_DECLARE_STEP)
 #undef SMEMLAB_DECLARE_STEP
 
+// The clusters step's paired kernel whatever the shape (the step itself pairs only large
+// outputs): the tests run it on every shape.
+void launch_cluster_pairs(const GemmArgs& args, const LaunchContext& ctx);
+
 }  // namespace smemlab::tensor_matmul::detail

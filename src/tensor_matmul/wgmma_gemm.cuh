@@ -302,10 +302,23 @@ struct ClusterLaunch {
   ClusterLaunch& operator=(const ClusterLaunch&) = delete;
 };
 
+// The kernel, allowed its shared memory (more than the default 48 KiB): before its first launch
+// and before any occupancy query, which counts with the allowance.
+template <class Cfg, class E>
+void allow_shared_memory() {
+  static const bool allowed = [] {
+    SMEMLAB_CUDA_CHECK(cudaFuncSetAttribute(wgmma_gemm_kernel<Cfg, E>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(Cfg::kSmemBytes)));
+    return true;
+  }();
+  (void)allowed;
+}
+
 // Clusters of Cfg::kClusterM blocks of the kernel that can be resident at once: fewer than
 // SMs / kClusterM where a GPU's SMs do not pair up within its processing clusters.
 template <class Cfg, class E>
 int resident_clusters() {
+  allow_shared_memory<Cfg, E>();
   static const int clusters = [] {
     const ClusterLaunch<Cfg> one(Cfg::kClusterM, nullptr);
     int count = 0;
@@ -318,12 +331,7 @@ int resident_clusters() {
 
 template <class Cfg, class E>
 void launch_wgmma_with(const GemmArgs& g, cudaStream_t stream, int group) {
-  static const bool sized = [] {
-    SMEMLAB_CUDA_CHECK(cudaFuncSetAttribute(wgmma_gemm_kernel<Cfg, E>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(Cfg::kSmemBytes)));
-    return true;
-  }();
-  (void)sized;
+  allow_shared_memory<Cfg, E>();
   constexpr int kBK = Cfg::template kBK<E>;
   const CUtensorMap a_map = tensor_map(g.a, g.input, g.m, g.k, g.lda, Cfg::kBM, kBK);
   // tf32: g.b is B's transpose, N x K.

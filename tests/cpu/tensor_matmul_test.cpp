@@ -80,4 +80,19 @@ TEST(TensorMatmulChoice, FillsTheSmsBeforeGrowingTheTile) {
   EXPECT_EQ(tensor_matmul::choose_tiles(1, 1, 1, 132).config, "64x64");
 }
 
+// The clusters step pairs tiles where each of an H200's 66 clusters walks 5 pairs of 128 x 256
+// tiles or more (330 pairs), and runs single blocks below.
+TEST(TensorMatmulClusters, PairTilesOnlyWhereEachClusterWalksEnoughPairs) {
+  EXPECT_EQ(tensor_matmul::cluster_rows(8192, 8192, 66), 2);                // 1024 pairs
+  EXPECT_EQ(tensor_matmul::cluster_rows(5120, 5120, 66), 2);                // 400
+  EXPECT_EQ(tensor_matmul::cluster_rows(8192, 4096, 66), 2);                // 512
+  EXPECT_EQ(tensor_matmul::cluster_rows(256 * 22, 256 * 15, 66), 2);        // 330
+  EXPECT_EQ(tensor_matmul::cluster_rows(256 * 22, 256 * 15 - 256, 66), 1);  // 308
+  EXPECT_EQ(tensor_matmul::cluster_rows(4096, 4096, 66), 1);                // 256
+  EXPECT_EQ(tensor_matmul::cluster_rows(8192, 1024, 66), 1);                // 128
+  EXPECT_EQ(tensor_matmul::cluster_rows(1, 1, 66), 1);
+  EXPECT_EQ(tensor_matmul::cluster_rows(4096, 4096, 20), 2);  // a smaller GPU: fewer clusters to fill
+  EXPECT_THROW((void)tensor_matmul::cluster_rows(4096, 4096, 0), std::invalid_argument);
+}
+
 }  // namespace

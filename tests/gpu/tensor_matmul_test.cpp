@@ -18,6 +18,7 @@
 #include "smemlab/matmul.hpp"
 #include "smemlab/tensor_matmul.hpp"
 #include "support/gpu.hpp"
+#include "tensor_matmul/variants.hpp"
 
 using namespace smemlab;
 
@@ -185,6 +186,26 @@ INSTANTIATE_TEST_SUITE_P(TensorMatmul, TensorMatmulVariant,
                          [](const auto& info) {
                            return std::get<0>(info.param) + "_" + std::string(dtype_name(std::get<1>(info.param))) +
                                   "_" + case_name(cases()[std::get<2>(info.param)]);
+                         });
+
+// The clusters step pairs tiles only on outputs larger than these cases; its paired kernel on
+// every case and type.
+class TensorMatmulClusterPairs : public testing::TestWithParam<std::tuple<DType, std::size_t>> {};
+
+TEST_P(TensorMatmulClusterPairs, MatchTheCpuReference) {
+  SMEMLAB_REQUIRE_GPU();
+  const auto& [type, case_index] = GetParam();
+  tensor_matmul::TensorVariant paired = tensor_matmul::find("clusters");
+  if (const std::string why = paired.info.why_unavailable(); !why.empty()) GTEST_SKIP() << why;
+  paired.launch = tensor_matmul::detail::launch_cluster_pairs;
+  expect_matches_reference(paired, cases()[case_index], type, false);
+}
+
+INSTANTIATE_TEST_SUITE_P(TensorMatmul, TensorMatmulClusterPairs,
+                         testing::Combine(testing::ValuesIn(kTensorInputs), testing::Range<std::size_t>(0, kCases)),
+                         [](const auto& info) {
+                           return std::string(dtype_name(std::get<0>(info.param))) + "_" +
+                                  case_name(cases()[std::get<1>(info.param)]);
                          });
 
 TEST(TensorMatmulCases, CoverEveryShapeTwiceAndTheAlignmentCases) { EXPECT_EQ(cases().size(), kCases); }
