@@ -4,12 +4,12 @@
   tune_table.py candidates SIZE [--sms N]
       prints, comma-separated, every choice the model can make at SIZE (MxNxK or N): each
       configuration one block per tile, with the last-wave split, and with each split-K it
-      considers.
+      considers; each also with B copied to aligned rows first when N is not a multiple of 4.
   tune_table.py fit SWEEP.json [SWEEP.json ...] --output tuning.json [--table FILE.cpp]
       fits the model (src/matmul/tile_model.cpp, mirrored below) to the sweep: each
       configuration's speed from its one-block-per-tile run at the calibration sizes, then the
-      fixed costs and the occupancy exponent that make its choices the best measured, and writes
-      them as src/matmul/tuning_table.cpp (--table). The output keeps every measured time,
+      constants that predict every measured time best (least squares on the logarithm), and
+      writes them as src/matmul/tuning_table.cpp (--table). The output keeps every measured time,
       against which a cpu test checks the library's choices.
 
 The configurations (tile, threads, blocks per SM) are read from src/matmul/12_autotuned.cu.
@@ -45,7 +45,8 @@ std::span<const DeviceTuning> device_tunings() {{
 {rows}  }};
   // clang-format on
   static constexpr std::array devices{{
-      DeviceTuning{{{cc_major}, {cc_minor}, {sms}, {launch_ns}, {wave_ns}, {part_bytes_per_ns}, {occupancy_exponent}, {divided_speed}, h200}}}};
+      DeviceTuning{{{cc_major}, {cc_minor}, {sms}, {launch_ns}, {wave_ns}, {part_bytes_per_ns}, {occupancy_exponent}, {divided_speed},
+                   {copy_bytes_per_ns}, h200}}}};
   return devices;
 }}
 
@@ -88,23 +89,25 @@ def division(c, slices, last_wave, m, n, k, sms):
 
 
 def choices_at(m, n, k, cfgs, sms):
-    """Every (config, slices, last-wave split) the model weighs at m x n x k: a divided tile's
-    blocks keep at least as many K-steps as the configuration has stages."""
-    for name, c in cfgs.items():
-        tiles, _, _, per_tile = division(c, 1, False, m, n, k, sms)
-        slots = c["bps"] * sms
-        yield name, 1, False
-        for s in SPLITS:
-            if s <= per_tile and tiles * s <= 2 * slots and ceil_div(per_tile, s) >= c["stages"]:
-                yield name, s, False
-        if tiles % slots != 0 and tiles > slots:
-            parts = division(c, 1, True, m, n, k, sms)[2]
-            if ceil_div(per_tile, parts) >= c["stages"]:
-                yield name, 1, True
+    """Every (config, slices, last-wave split, B copied to aligned rows) the model weighs at
+    m x n x k: a divided tile's blocks keep at least as many K-steps as the configuration has
+    stages; B is copied only when its rows are not aligned (n not a multiple of 4)."""
+    for align_b in (False, True) if n % 4 else (False,):
+        for name, c in cfgs.items():
+            tiles, _, _, per_tile = division(c, 1, False, m, n, k, sms)
+            slots = c["bps"] * sms
+            yield name, 1, False, align_b
+            for s in SPLITS:
+                if s <= per_tile and tiles * s <= 2 * slots and ceil_div(per_tile, s) >= c["stages"]:
+                    yield name, s, False, align_b
+            if tiles % slots != 0 and tiles > slots:
+                parts = division(c, 1, True, m, n, k, sms)[2]
+                if ceil_div(per_tile, parts) >= c["stages"]:
+                    yield name, 1, True, align_b
 
 
-def candidate(name, slices, last_wave):
-    return f"{name}/g{GROUP}/" + ("lw" if last_wave else f"k{slices}")
+def candidate(name, slices, last_wave, align_b):
+    return f"{name}/g{GROUP}/" + ("lw" if last_wave else f"k{slices}") + ("/align-b" if align_b else "")
 
 
 def waves_ns(count, steps, c, rate, sms, p):
@@ -119,8 +122,9 @@ def waves_ns(count, steps, c, rate, sms, p):
     return (count // slots) * wave(slots) + (wave(rest) if rest else 0.0)
 
 
-def estimate_ns(c, slices, last_wave, m, n, k, rate, sms, p):
-    """tile_model.cpp's estimate(): rate in multiply-adds per ns per SM, p the fixed costs."""
+def estimate_ns(c, slices, last_wave, align_b, m, n, k, rate, sms, p):
+    """tile_model.cpp's estimate(): rate in multiply-adds per ns per SM (the aligned one when B
+    is copied to aligned rows), p the fixed costs."""
     tiles, whole, parts, per_tile = division(c, slices, last_wave, m, n, k, sms)
     divided = tiles - whole
     spread_sum = whole == 0 and parts > 1 and divided * parts <= c["bps"] * sms  # every block sums a share
@@ -129,14 +133,16 @@ def estimate_ns(c, slices, last_wave, m, n, k, rate, sms, p):
     if divided:
         ns += waves_ns(divided * parts, ceil_div(per_tile, parts), c, rate * p["divided_speed"], sms, p)
         ns += (1 if spread_sum else parts) * 4.0 * c["bm"] * c["bn"] / p["part_bytes_per_ns"]
+    if align_b and n % 4:
+        ns += p["launch_ns"] + 2 * 4.0 * k * n / p["copy_bytes_per_ns"]
     return ns
 
 
-def speed_from(c, ms, m, n, k, sms, p):
+def speed_from(c, align_b, ms, m, n, k, sms, p):
     """The rate at which estimate_ns gives ms for one block per tile: estimate_ns is
     fixed + work / rate."""
-    fixed = estimate_ns(c, 1, False, m, n, k, math.inf, sms, p)
-    work = estimate_ns(c, 1, False, m, n, k, 1.0, sms, p) - fixed
+    fixed = estimate_ns(c, 1, False, align_b, m, n, k, math.inf, sms, p)
+    work = estimate_ns(c, 1, False, align_b, m, n, k, 1.0, sms, p) - fixed
     return work / (ms * 1e6 - fixed)
 
 
@@ -169,19 +175,22 @@ def cmd_fit(args):
         out = {}
         for name, c in cfgs.items():
             out[name] = {}
-            for kind, size in (("aligned", ALIGNED_AT), ("unaligned", UNALIGNED_AT)):
+            for kind, size, align_b in (("aligned", ALIGNED_AT, False), ("unaligned", UNALIGNED_AT, False),
+                                        ("copied", UNALIGNED_AT, True)):
                 m, n, k = dims(size)
-                out[name][kind] = round(speed_from(c, times[size][candidate(name, 1, False)], m, n, k, sms, p), 1)
+                ms = times[size][candidate(name, 1, False, align_b)]
+                out[name][kind] = round(speed_from(c, align_b, ms, m, n, k, sms, p), 1)
         return out
 
-    def kind_of(n):
-        return "aligned" if n % 4 == 0 else "unaligned"
+    def kind_of(n, align_b):
+        return "aligned" if n % 4 == 0 else "copied" if align_b else "unaligned"
 
     def predicted(size, p, speeds):
         """(ns, candidate) for every choice the model weighs at size."""
         m, n, k = dims(size)
-        return [(estimate_ns(cfgs[name], slices, last_wave, m, n, k, speeds[name][kind_of(n)], sms, p),
-                 candidate(name, slices, last_wave)) for name, slices, last_wave in choices_at(m, n, k, cfgs, sms)]
+        return [(estimate_ns(cfgs[name], slices, last_wave, align_b, m, n, k, speeds[name][kind_of(n, align_b)], sms,
+                             p), candidate(name, slices, last_wave, align_b))
+                for name, slices, last_wave, align_b in choices_at(m, n, k, cfgs, sms)]
 
     def pick(size, p, speeds):
         return min(predicted(size, p, speeds))[1]
@@ -194,15 +203,15 @@ def cmd_fit(args):
                   for size in times for ns, name in predicted(size, p, speeds) if name in times[size]]
         return sum(errors) / len(errors)
 
-    keys = ("launch_ns", "wave_ns", "part_bytes_per_ns", "occupancy_exponent", "divided_speed")
-    grid = [dict(zip(keys, (float(launch), float(wave), float(bw), e / 10, d / 20)))
+    keys = ("launch_ns", "wave_ns", "part_bytes_per_ns", "occupancy_exponent", "divided_speed", "copy_bytes_per_ns")
+    grid = [dict(zip(keys, (float(launch), float(wave), float(bw), e / 10, d / 20, float(copy))))
             for launch in (0, 2000, 4000) for wave in (0, 2000, 4000, 6000) for bw in (20, 40, 80, 160)
-            for e in range(0, 11, 2) for d in (16, 18, 20)]
+            for e in range(0, 11, 2) for d in (16, 18, 20) for copy in (1000, 3000)]
     params = min(grid, key=log_error)
     steps = {"launch_ns": 250.0, "wave_ns": 250.0, "part_bytes_per_ns": 5.0, "occupancy_exponent": 0.05,
-             "divided_speed": 0.025}
+             "divided_speed": 0.025, "copy_bytes_per_ns": 100.0}
     lower = {"launch_ns": 0.0, "wave_ns": 0.0, "part_bytes_per_ns": 5.0, "occupancy_exponent": 0.0,
-             "divided_speed": 0.5}
+             "divided_speed": 0.5, "copy_bytes_per_ns": 100.0}
     improved = True
     while improved:  # coordinate descent from the best grid point
         improved = False
@@ -237,8 +246,8 @@ def cmd_fit(args):
         json.dump(out, f, indent=1)
         f.write("\n")
     if args.table:
-        rows = "".join(f'      ConfigSpeed{{"{name}", {speeds[name]["aligned"]}, {speeds[name]["unaligned"]}}},\n'
-                       for name in cfgs)
+        rows = "".join(f'      ConfigSpeed{{"{name}", {speeds[name]["aligned"]}, {speeds[name]["unaligned"]}, '
+                       f'{speeds[name]["copied"]}}},\n' for name in cfgs)
         Path(args.table).write_text(TABLE.format(output=Path(args.output).name, rows=rows, cc_major=cc_major,
                                                  cc_minor=cc_minor, sms=sms, **params))
     print("  " + ", ".join(f"{key} {value}" for key, value in params.items()) +

@@ -23,10 +23,10 @@ struct GemmArgs {
   float beta = 0.0F;  // 0: C is written without being read, as in BLAS
   float* c = nullptr;
   int ldc = 0;  // >= n
-  // Scratch for the launches of the autotuned variant that divide K (workspace_bytes): zeroed
-  // before its first use. A launch leaves it ready for the next launch of the same shape and
-  // choice; zero it again before using it for another. When null, such launches allocate and
-  // zero one on the stream for the call.
+  // Scratch for the launches of the autotuned variant that divide K or copy B to aligned rows
+  // (workspace_bytes): zeroed before its first use. A launch leaves it ready for the next launch
+  // of the same shape and choice; zero it again before using it for another. When null, such
+  // launches allocate and zero one on the stream for the call.
   void* workspace = nullptr;
   std::size_t workspace_size = 0;
 };
@@ -64,6 +64,9 @@ struct TileChoice {
   // Instead: whole tiles in full waves of resident blocks, and the tiles of the last, partial
   // wave divided along K so that their blocks fill a wave (slices is then ignored).
   bool split_last_wave = false;
+  // When B's rows are not 16-byte aligned: copy B first into the workspace with aligned rows, so
+  // that the K-loop copies it 16 bytes at a time instead of 4 (ignored when they are aligned).
+  bool align_b = false;
 };
 [[nodiscard]] std::span<const std::string_view> tile_configs();
 // A configuration's block tile (BM x BN, K-steps of BK), threads, the blocks per SM its
@@ -75,12 +78,13 @@ struct TileShape {
 [[nodiscard]] TileShape tile_shape(std::string_view config);
 
 // What the model knows of a device: per configuration, multiply-adds per nanosecond per SM
-// when every slot is busy (B's rows aligned for 16-byte copies, or not), and the costs
-// outside the K-loop.
+// when every slot is busy (B's rows aligned for 16-byte copies; or not, copied 4 bytes at a
+// time or first copied to aligned rows), and the costs outside the K-loop.
 struct ConfigSpeed {
   std::string_view config;
   double aligned;  // multiply-adds per ns per SM
   double unaligned;
+  double copied;  // B's rows not aligned, B copied to aligned rows first (TileChoice::align_b)
 };
 struct DeviceTuning {
   int cc_major, cc_minor, sms;
@@ -89,6 +93,7 @@ struct DeviceTuning {
   double part_bytes_per_ns;   // per SM, writing and reading partial sums (L2)
   double occupancy_exponent;  // an SM with b of its n slots busy runs at (b / n)^this of its speed
   double divided_speed;       // blocks of divided tiles run at this fraction of the speed
+  double copy_bytes_per_ns;   // the whole device, copying B to aligned rows (bytes read and written)
   std::span<const ConfigSpeed> configs;
 };
 // The measured devices; a device not listed takes the first's numbers.
@@ -110,9 +115,10 @@ struct TileEstimate {
 // The split-K slices the model considers (besides 1, no split).
 [[nodiscard]] std::span<const int> split_k_choices();
 // The fastest choice by the model over every configuration, one block per tile, split-K of
-// split_k_choices() slices (up to two waves of blocks) and the last-wave split; a divided
-// tile's blocks keep at least the configuration's stages in K-steps (with fewer, the copies
-// of one step are never overlapped with the FMAs of another).
+// split_k_choices() slices (up to two waves of blocks) and the last-wave split, each with and
+// without the aligned copy of B when B's rows are not aligned; a divided tile's blocks keep at
+// least the configuration's stages in K-steps (with fewer, the copies of one step are never
+// overlapped with the FMAs of another).
 [[nodiscard]] TileEstimate plan_tiles(int m, int n, int k, bool b_rows_aligned, const DeviceTuning& device);
 // The same for these arguments on the current device.
 [[nodiscard]] TileChoice choose_tiles(const GemmArgs& args);

@@ -91,8 +91,8 @@ std::size_t gemm_device_bytes(const Shape& shape, DType /*float*/) {
 
 // The sweep's candidates: every compiled tile configuration x raster group x decomposition,
 // named CONFIG/gGROUP/kSLICES (split-K; k1: one block per tile) or CONFIG/gGROUP/lw (the
-// last-wave split):
-// every choice the autotuned variant's model can make.
+// last-wave split), and with raster group 8 each again with B first copied to aligned rows
+// (suffix /align-b): every choice the autotuned variant's model can make.
 struct TileCandidate {
   std::string name;
   matmul::TileChoice choice;
@@ -102,12 +102,16 @@ const std::vector<TileCandidate>& tile_candidates() {
   static const std::vector<TileCandidate> all = [] {
     std::vector<TileCandidate> out;
     for (const auto config : matmul::tile_configs())
-      for (const int group : {0, 8}) {
-        out.push_back({fmt::format("{}/g{}/k1", config, group), {config, group, 1, false}});
-        for (const int slices : matmul::split_k_choices())
-          out.push_back({fmt::format("{}/g{}/k{}", config, group, slices), {config, group, slices, false}});
-        out.push_back({fmt::format("{}/g{}/lw", config, group), {config, group, 1, true}});
-      }
+      for (const int group : {0, 8})
+        for (const bool align_b : {false, true}) {
+          if (align_b && group != 8) continue;
+          const std::string_view suffix = align_b ? "/align-b" : "";
+          out.push_back({fmt::format("{}/g{}/k1{}", config, group, suffix), {config, group, 1, false, align_b}});
+          for (const int slices : matmul::split_k_choices())
+            out.push_back({fmt::format("{}/g{}/k{}{}", config, group, slices, suffix),
+                           {config, group, slices, false, align_b}});
+          out.push_back({fmt::format("{}/g{}/lw{}", config, group, suffix), {config, group, 1, true, align_b}});
+        }
     return out;
   }();
   return all;

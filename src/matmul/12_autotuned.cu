@@ -2,11 +2,13 @@
 // squares want big tiles (more FMAs per shared load); shapes with fewer tiles than slots leave
 // most of the GPU idle with them and want smaller tiles, or their K divided among more blocks:
 // split-K (several blocks per tile) or the last-wave split (whole tiles in full waves, the
-// last partial wave's tiles divided), the parts summed by the last block of each tile. Configurations of 11's kernel
-// from 32x32 to 256x128 are compiled, and a model of the launch's time (tile_model.cpp), fed
-// with each configuration's speed measured on the device, picks one with its decomposition
-// per shape. Should buy: up to 2x over 11 at 1024^3 (64 tiles of 128x128 for 132 SMs), several
-// times on deep products with a small C (256x256x65536: 4 tiles); little at 4096^3.
+// last partial wave's tiles divided), the parts summed by the last block of each tile. B with
+// unaligned rows (N not a multiple of 4) may first be copied to aligned rows, so that the
+// K-loop copies it 16 bytes at a time. Configurations of 11's kernel from 32x32 to 256x128 are
+// compiled, and a model of the launch's time (tile_model.cpp), fed with each configuration's
+// speed measured on the device, picks one with its decomposition per shape. Should buy: up to
+// 2x over 11 at 1024^3 (64 tiles of 128x128 for 132 SMs), several times on deep products with a
+// small C (256x256x65536: 4 tiles); little at 4096^3; 10-15% at 4095^3 from B's aligned copy.
 #include <algorithm>
 #include <array>
 #include <stdexcept>
@@ -149,6 +151,7 @@ std::string autotuned_plan(const Shape& s, DType /*float*/) {
             std::to_string((k + e.parts - 1) / e.parts) + " of K" +
             (e.spread_sum ? ", every block summing a share of its tile's parts" : ", the last block summing the parts");
   }
+  if (e.choice.align_b && n % 4 != 0) split += ", B first copied to 16-byte-aligned rows";
   char waves[32];
   std::snprintf(waves, sizeof waves, "%.2f", e.waves);
   char us[32];

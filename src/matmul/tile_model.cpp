@@ -10,8 +10,10 @@
 // split makes two: whole tiles, then the divided ones). Blocks of divided tiles run at
 // divided_speed of the speed, and add their partial sums: each block of a tile writes BM x BN
 // floats and the last one reads them all, at part_bytes_per_ns per SM; when the launch fits in
-// one wave, every block reads a share, so the reading costs one slot's worth. The constants are
-// fitted to a sweep of every choice (scripts/tune_table.py).
+// one wave, every block reads a share, so the reading costs one slot's worth. Copying B to
+// aligned rows first adds a launch that reads and writes its K x N floats at copy_bytes_per_ns,
+// and the K-loop then runs at the `copied` speed. The speeds are measured, the constants fitted
+// to a sweep of every choice (scripts/tune_table.py).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -57,7 +59,8 @@ TileEstimate estimate(const TileChoice& choice, int m, int n, int k, bool b_rows
                       const DeviceTuning& device) {
   const TileShape t = tile_shape(choice.config);
   const ConfigSpeed& speed = speed_of(device, choice.config);
-  const double rate = b_rows_aligned ? speed.aligned : speed.unaligned;
+  const bool copies_b = choice.align_b && !b_rows_aligned;
+  const double rate = b_rows_aligned ? speed.aligned : copies_b ? speed.copied : speed.unaligned;
   TileEstimate e;
   e.choice = choice;
   e.tiles = ceil_div(m, t.bm) * ceil_div(n, t.bn);
@@ -81,6 +84,7 @@ TileEstimate estimate(const TileChoice& choice, int m, int n, int k, bool b_rows
   e.spread_sum = whole == 0 && slices > 1 && e.blocks <= slots;
   const int launches = (whole > 0 ? 1 : 0) + (divided > 0 ? 1 : 0);
   e.ns = launches * device.launch_ns + waves_ns(whole, per_tile, t, rate, device);
+  if (copies_b) e.ns += device.launch_ns + 2.0 * sizeof(float) * k * n / device.copy_bytes_per_ns;
   const double slots_read = e.spread_sum ? 1.0 : static_cast<double>(slices);
   if (divided > 0)
     e.ns += waves_ns(divided * slices, ceil_div(per_tile, slices), t, rate * device.divided_speed, device) +
@@ -91,12 +95,16 @@ TileEstimate estimate(const TileChoice& choice, int m, int n, int k, bool b_rows
 TileEstimate plan_tiles(int m, int n, int k, bool b_rows_aligned, const DeviceTuning& device) {
   TileEstimate best;
   bool found = false;
-  const auto consider = [&](const TileChoice& c) {
-    const TileEstimate e = estimate(c, m, n, k, b_rows_aligned, device);
-    const TileShape t = tile_shape(c.config);
-    if (e.parts > 1 && ceil_div(ceil_div(k, t.bk), e.parts) < t.stages) return;  // divided: blocks fill the pipeline
-    if (!found || e.ns < best.ns) best = e;
-    found = true;
+  const auto consider = [&](TileChoice c) {
+    for (const bool align_b : {false, true}) {
+      if (align_b && b_rows_aligned) break;
+      c.align_b = align_b;
+      const TileEstimate e = estimate(c, m, n, k, b_rows_aligned, device);
+      const TileShape t = tile_shape(c.config);
+      if (e.parts > 1 && ceil_div(ceil_div(k, t.bk), e.parts) < t.stages) return;  // divided: blocks fill the pipeline
+      if (!found || e.ns < best.ns) best = e;
+      found = true;
+    }
   };
   for (const auto& speed : device.configs) {
     const TileShape t = tile_shape(speed.config);

@@ -6,7 +6,8 @@
 // - Copies: cp.async, global -> shared without passing through registers. A is copied 4 bytes
 //   at a time into a transposed tile a[k][m] whose rows are padded to BM + 4 floats: a warp
 //   copies 4 rows x 8 k, and 4k + m puts those 32 lanes in 32 banks. B is copied 16 bytes at a
-//   time when its rows are aligned (else 4). Out-of-range elements are zero-filled by the copy
+//   time when its rows are aligned (else 4, or B is first copied to aligned rows in the
+//   workspace when the choice says so). Out-of-range elements are zero-filled by the copy
 //   itself (src-size 0), and only edge blocks and the last partial K-step check bounds.
 // - Stages: with Stages = 1 a block copies, waits, computes and waits again; with Stages > 1
 //   the copies of the next Stages - 1 K-steps are in flight while one is computed, behind one
@@ -29,6 +30,7 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "core/copy_rows.hpp"
 #include "core/cp_async.cuh"
 #include "core/raster.cuh"
 #include "matmul/gemm_device.cuh"
@@ -682,20 +684,50 @@ struct ConfigLaunch {
   }
 };
 
+// B copied to rows of a 128-byte multiple, in the workspace after the split's scratch.
+struct AlignedCopyOfB {
+  std::size_t offset = 0;  // bytes into the workspace
+  int ld = 0;
+  std::size_t end = 0;  // bytes of workspace in all
+};
+
+inline AlignedCopyOfB aligned_copy_of_b(const GemmArgs& g, std::size_t split_bytes) {
+  AlignedCopyOfB copy;
+  copy.offset = (split_bytes + 255) / 256 * 256;
+  copy.ld = (g.n + 31) / 32 * 32;
+  copy.end = copy.offset + sizeof(float) * static_cast<std::size_t>(copy.ld) * g.k;
+  return copy;
+}
+
 template <class Cfg>
 void launch_config(const GemmArgs& g, const LaunchContext& ctx, const TileChoice& choice) {
   if (rows_are_16b_aligned(g.b, g.ldb)) {
     ConfigLaunch<Cfg, true>::run(g, ctx, choice);
-  } else {
-    ConfigLaunch<Cfg, false>::run(g, ctx, choice);
+    return;
   }
+  if (!choice.align_b) {
+    ConfigLaunch<Cfg, false>::run(g, ctx, choice);
+    return;
+  }
+  using L = ConfigLaunch<Cfg, true>;
+  const WorkspaceLayout split = L::layout(g, L::schedule(g, choice));
+  const AlignedCopyOfB copy = aligned_copy_of_b(g, split.bytes);
+  const WorkspaceScope workspace(g, {split.counter_bytes, copy.end}, ctx.stream);
+  GemmArgs aligned = g;
+  aligned.b = reinterpret_cast<const float*>(static_cast<char*>(workspace.base()) + copy.offset);
+  aligned.ldb = copy.ld;
+  aligned.workspace = workspace.base();
+  aligned.workspace_size = split.bytes;
+  smemlab::detail::copy_rows(g.b, g.ldb, const_cast<float*>(aligned.b), copy.ld, g.k, g.n, sizeof(float), ctx.stream);
+  L::run(aligned, ctx, choice);
 }
 
 template <class Cfg>
 std::size_t config_workspace_bytes(const GemmArgs& g, const TileChoice& choice) {
-  if (rows_are_16b_aligned(g.b, g.ldb)) {
+  if (rows_are_16b_aligned(g.b, g.ldb) || choice.align_b) {
     using L = ConfigLaunch<Cfg, true>;
-    return L::layout(g, L::schedule(g, choice)).bytes;
+    const std::size_t split = L::layout(g, L::schedule(g, choice)).bytes;
+    return rows_are_16b_aligned(g.b, g.ldb) ? split : aligned_copy_of_b(g, split).end;
   }
   using L = ConfigLaunch<Cfg, false>;
   return L::layout(g, L::schedule(g, choice)).bytes;

@@ -12,25 +12,26 @@ namespace smemlab::matmul {
 std::span<const DeviceTuning> device_tunings() {
   // clang-format off
   static constexpr std::array h200{
-      ConfigSpeed{"128x256x8_s3_w32x128_t8x16_zz", 186.5, 162.2},
-      ConfigSpeed{"128x256x8_s4_w32x128_t8x16_zz", 186.1, 167.7},
-      ConfigSpeed{"256x128x8_s3_w64x64_t16x8", 182.4, 168.4},
-      ConfigSpeed{"128x128x8_s3_w32x64_t8x8_zz_b1", 173.4, 165.6},
-      ConfigSpeed{"128x128x8_s3_w32x64_t8x8_zz", 167.9, 157.9},
-      ConfigSpeed{"64x128x8_s3_w32x64_t8x8", 188.0, 174.2},
-      ConfigSpeed{"64x128x8_s3_w32x64_t8x8_zz", 192.4, 182.5},
-      ConfigSpeed{"128x64x8_s3_w32x64_t8x8_zz", 161.8, 147.1},
-      ConfigSpeed{"64x64x8_s4_w32x32_t8x4", 141.2, 131.7},
-      ConfigSpeed{"32x128x8_s4_w32x32_t4x8", 151.9, 123.3},
-      ConfigSpeed{"128x32x8_s4_w64x32_t8x8_zz", 150.3, 144.3},
-      ConfigSpeed{"64x32x8_s4_w32x32_t4x8", 129.5, 119.3},
-      ConfigSpeed{"32x64x8_s4_w32x32_t4x8", 143.9, 115.3},
-      ConfigSpeed{"32x32x8_s4_w32x32_t4x8", 125.5, 112.6},
-      ConfigSpeed{"256x64x8_s3_w64x64_t16x8", 180.6, 158.3},
+      ConfigSpeed{"128x256x8_s3_w32x128_t8x16_zz", 186.4, 162.7, 175.4},
+      ConfigSpeed{"128x256x8_s4_w32x128_t8x16_zz", 186.0, 159.8, 184.0},
+      ConfigSpeed{"256x128x8_s3_w64x64_t16x8", 182.3, 167.3, 170.4},
+      ConfigSpeed{"128x128x8_s3_w32x64_t8x8_zz_b1", 173.2, 165.2, 171.2},
+      ConfigSpeed{"128x128x8_s3_w32x64_t8x8_zz", 167.8, 146.1, 170.2},
+      ConfigSpeed{"64x128x8_s3_w32x64_t8x8", 187.9, 171.3, 187.4},
+      ConfigSpeed{"64x128x8_s3_w32x64_t8x8_zz", 192.2, 181.3, 193.2},
+      ConfigSpeed{"128x64x8_s3_w32x64_t8x8_zz", 161.6, 148.7, 161.8},
+      ConfigSpeed{"64x64x8_s4_w32x32_t8x4", 141.1, 131.7, 141.1},
+      ConfigSpeed{"32x128x8_s4_w32x32_t4x8", 151.7, 123.6, 150.8},
+      ConfigSpeed{"128x32x8_s4_w64x32_t8x8_zz", 150.2, 142.5, 145.6},
+      ConfigSpeed{"64x32x8_s4_w32x32_t4x8", 129.3, 119.1, 125.7},
+      ConfigSpeed{"32x64x8_s4_w32x32_t4x8", 143.8, 114.5, 138.1},
+      ConfigSpeed{"32x32x8_s4_w32x32_t4x8", 125.3, 113.2, 121.6},
+      ConfigSpeed{"256x64x8_s3_w64x64_t16x8", 180.5, 145.0, 153.6},
   };
   // clang-format on
   static constexpr std::array devices{
-      DeviceTuning{9, 0, 132, 1250.0, 7250.0, 50.0, 0.35, 0.95, h200}};
+      DeviceTuning{9, 0, 132, 2000.0, 6250.0, 45.0, 0.35, 0.925,
+                   3400.0, h200}};
   return devices;
 }
 

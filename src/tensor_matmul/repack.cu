@@ -1,11 +1,12 @@
-// The aligned copies of unaligned operands (repack.hpp): one pass over the operand, each
-// thread keeping several loads in flight.
+// The aligned copies of unaligned operands (repack.hpp): one pass over the operand
+// (core/copy_rows.cu).
 #include "tensor_matmul/repack.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 
+#include "core/copy_rows.hpp"
 #include "smemlab/error.hpp"
 #include "smemlab/transpose.hpp"
 
@@ -32,39 +33,6 @@ Repack repack_of(const void* p, int rows, int cols, int ld, DType type) {
   return {aligned_ld, round_up(static_cast<std::size_t>(rows) * aligned_ld * dtype_bytes(type), 256)};
 }
 
-// Each thread has kLoads loads in flight before it stores: a copy of one load and one store
-// at a time waits out the memory latency at every element.
-template <class T>
-__global__ void copy_rows_kernel(const T* src, int ld_src, T* dst, int ld_dst, int rows, int cols) {
-  constexpr int kLoads = 4;
-  const int stride = static_cast<int>(blockDim.x);
-  for (int r = static_cast<int>(blockIdx.x); r < rows; r += static_cast<int>(gridDim.x)) {
-    const T* from = src + static_cast<std::size_t>(r) * ld_src;
-    T* to = dst + static_cast<std::size_t>(r) * ld_dst;
-    for (int c = static_cast<int>(threadIdx.x); c < cols; c += kLoads * stride) {
-      T v[kLoads];
-#pragma unroll
-      for (int u = 0; u < kLoads; ++u) v[u] = c + u * stride < cols ? from[c + u * stride] : T{};
-#pragma unroll
-      for (int u = 0; u < kLoads; ++u)
-        if (c + u * stride < cols) to[c + u * stride] = v[u];
-    }
-  }
-}
-
-void copy_rows(const void* src, int ld_src, void* dst, int ld_dst, int rows, int cols, DType type,
-               cudaStream_t stream) {
-  const auto blocks = static_cast<unsigned>(std::min(rows, 8192));
-  if (dtype_bytes(type) == 2) {
-    copy_rows_kernel<<<blocks, 256, 0, stream>>>(static_cast<const std::uint16_t*>(src), ld_src,
-                                                 static_cast<std::uint16_t*>(dst), ld_dst, rows, cols);
-  } else {
-    copy_rows_kernel<<<blocks, 256, 0, stream>>>(static_cast<const std::uint32_t*>(src), ld_src,
-                                                 static_cast<std::uint32_t*>(dst), ld_dst, rows, cols);
-  }
-  SMEMLAB_LAUNCH_CHECK();
-}
-
 // B's transpose (N x K), rows starting on 128-byte boundaries.
 Repack transposed_of(const GemmArgs& g) {
   const int ld = static_cast<int>(round_up(static_cast<std::size_t>(g.k), 128 / dtype_bytes(g.input)));
@@ -85,7 +53,7 @@ AlignedOperands::AlignedOperands(const GemmArgs& args, const LaunchContext& ctx,
     scratch = static_cast<char*>(owned_);
   }
   if (a.bytes > 0) {
-    copy_rows(args.a, args.lda, scratch, a.ld, args.m, args.k, args.input, ctx.stream);
+    smemlab::detail::copy_rows(args.a, args.lda, scratch, a.ld, args.m, args.k, dtype_bytes(args.input), ctx.stream);
     args_.a = scratch;
     args_.lda = a.ld;
   }
@@ -97,7 +65,8 @@ AlignedOperands::AlignedOperands(const GemmArgs& args, const LaunchContext& ctx,
     args_.b = out;
     args_.ldb = b.ld;
   } else if (b.bytes > 0) {
-    copy_rows(args.b, args.ldb, scratch + a.bytes, b.ld, args.k, args.n, args.input, ctx.stream);
+    smemlab::detail::copy_rows(args.b, args.ldb, scratch + a.bytes, b.ld, args.k, args.n, dtype_bytes(args.input),
+                               ctx.stream);
     args_.b = scratch + a.bytes;
     args_.ldb = b.ld;
   }

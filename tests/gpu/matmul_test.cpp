@@ -136,9 +136,10 @@ TEST_P(MatmulVariant, MatchesTheCpuReference) {
 }
 
 // The autotuned variant can choose any configuration with any decomposition: each is checked
-// here directly, on aligned rows (16-byte copies) and unaligned ones, with split-K in one wave
-// (every block sums a share of its tile) and in several (the last block sums). Split runs go
-// twice on one caller-held workspace: the second run finds the counters the first left (zero).
+// here directly, on aligned rows (16-byte copies) and unaligned ones (4-byte copies, or B first
+// copied to aligned rows in the workspace), with split-K in one wave (every block sums a share
+// of its tile) and in several (the last block sums). Runs go twice on one caller-held
+// workspace: the second run finds the counters the first left (zero).
 class MatmulTiles : public testing::TestWithParam<std::string_view> {};
 
 TEST_P(MatmulTiles, MatchTheCpuReferenceAlignedAndUnaligned) {
@@ -161,13 +162,19 @@ TEST_P(MatmulTiles, MatchTheCpuReferenceAlignedAndUnaligned) {
                                    std::pair{aligned, matmul::TileChoice{config, 8, 1, true}},
                                    std::pair{unaligned, matmul::TileChoice{config, 8, 3, false}},
                                    std::pair{unaligned, matmul::TileChoice{config, 0, 1, true}},
+                                   std::pair{unaligned, matmul::TileChoice{config, 8, 1, false, true}},
+                                   std::pair{unaligned, matmul::TileChoice{config, 8, 3, false, true}},
+                                   std::pair{unaligned, matmul::TileChoice{config, 0, 1, true, true}},
+                                   std::pair{aligned, matmul::TileChoice{config, 8, 1, false, true}},
                                    std::pair{deep, matmul::TileChoice{config, 0, 64, false}},
                                    std::pair{deep, matmul::TileChoice{config, 8, 1, true}},
                                    std::pair{wide_deep, matmul::TileChoice{config, 8, 64, false}}}) {
-    SCOPED_TRACE(case_name(cs) + (choice.split_last_wave ? " last-wave split" : " slices " + std::to_string(choice.slices)));
+    SCOPED_TRACE(case_name(cs) + (choice.split_last_wave ? " last-wave split" : " slices " + std::to_string(choice.slices)) +
+                 (choice.align_b ? ", B copied to aligned rows" : ""));
     expect_matches_reference(cs, [&](const matmul::GemmArgs& args, const LaunchContext& ctx) {
       const std::size_t bytes = matmul::workspace_bytes(choice, args);
-      if (choice.slices == 1 && !choice.split_last_wave) EXPECT_EQ(bytes, 0U);
+      const bool copies_b = choice.align_b && args.ldb % 4 != 0;
+      if (choice.slices == 1 && !choice.split_last_wave) EXPECT_EQ(bytes > 0, copies_b);
       DeviceBuffer<std::byte> workspace(std::max<std::size_t>(bytes, 1));
       SMEMLAB_CUDA_CHECK(cudaMemset(workspace.data(), 0, workspace.size()));
       matmul::GemmArgs with = args;

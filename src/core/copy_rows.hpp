@@ -1,0 +1,15 @@
+#pragma once
+// A matrix copied between leading dimensions: how the GEMMs give an operand whose rows are not
+// 16-byte aligned rows that are, so that their K-loops copy it 16 bytes at a time.
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace smemlab::detail {
+
+// rows x cols elements of element_bytes (2 or 4) each, src row r at src + r * ld_src, to dst
+// likewise; asynchronous on `stream`, the launch checked.
+void copy_rows(const void* src, int ld_src, void* dst, int ld_dst, int rows, int cols, std::size_t element_bytes,
+               cudaStream_t stream);
+
+}  // namespace smemlab::detail
