@@ -123,8 +123,8 @@ def waves_ns(count, steps, c, rate, sms, p):
 
 
 def estimate_ns(c, slices, last_wave, align_b, m, n, k, rate, sms, p):
-    """tile_model.cpp's estimate(): rate in multiply-adds per ns per SM (the aligned one when B
-    is copied to aligned rows), p the fixed costs."""
+    """tile_model.cpp's estimate(): rate in multiply-adds per ns per SM (the configuration's
+    aligned, unaligned or copied speed), p the fixed costs."""
     tiles, whole, parts, per_tile = division(c, slices, last_wave, m, n, k, sms)
     divided = tiles - whole
     spread_sum = whole == 0 and parts > 1 and divided * parts <= c["bps"] * sms  # every block sums a share
