@@ -7,6 +7,13 @@
 
 namespace smemlab::detail {
 
+// The leading dimension, in elements, whose rows start on 128-byte boundaries: each K-step of
+// a row is then one cache line, where 16-byte alignment alone would spread it over two.
+constexpr int line_aligned_ld(int cols, std::size_t element_bytes) {
+  const auto line = static_cast<int>(128 / element_bytes);
+  return (cols + line - 1) / line * line;
+}
+
 // rows x cols elements of element_bytes (2 or 4) each, src row r at src + r * ld_src, to dst
 // likewise; asynchronous on `stream`, the launch checked.
 void copy_rows(const void* src, int ld_src, void* dst, int ld_dst, int rows, int cols, std::size_t element_bytes,

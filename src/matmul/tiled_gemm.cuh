@@ -684,7 +684,7 @@ struct ConfigLaunch {
   }
 };
 
-// B copied to rows of a 128-byte multiple, in the workspace after the split's scratch.
+// B copied to rows that start on 128-byte boundaries, in the workspace after the split's scratch.
 struct AlignedCopyOfB {
   std::size_t offset = 0;  // bytes into the workspace
   int ld = 0;
@@ -694,7 +694,7 @@ struct AlignedCopyOfB {
 inline AlignedCopyOfB aligned_copy_of_b(const GemmArgs& g, std::size_t split_bytes) {
   AlignedCopyOfB copy;
   copy.offset = (split_bytes + 255) / 256 * 256;
-  copy.ld = (g.n + 31) / 32 * 32;
+  copy.ld = smemlab::detail::line_aligned_ld(g.n, sizeof(float));
   copy.end = copy.offset + sizeof(float) * static_cast<std::size_t>(copy.ld) * g.k;
   return copy;
 }
@@ -724,10 +724,11 @@ void launch_config(const GemmArgs& g, const LaunchContext& ctx, const TileChoice
 
 template <class Cfg>
 std::size_t config_workspace_bytes(const GemmArgs& g, const TileChoice& choice) {
-  if (rows_are_16b_aligned(g.b, g.ldb) || choice.align_b) {
+  const bool aligned = rows_are_16b_aligned(g.b, g.ldb);
+  if (aligned || choice.align_b) {
     using L = ConfigLaunch<Cfg, true>;
     const std::size_t split = L::layout(g, L::schedule(g, choice)).bytes;
-    return rows_are_16b_aligned(g.b, g.ldb) ? split : aligned_copy_of_b(g, split).end;
+    return aligned ? split : aligned_copy_of_b(g, split).end;
   }
   using L = ConfigLaunch<Cfg, false>;
   return L::layout(g, L::schedule(g, choice)).bytes;

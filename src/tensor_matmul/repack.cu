@@ -23,19 +23,17 @@ struct Repack {
   std::size_t bytes = 0;
 };
 
-// The copy's rows start on 128-byte boundaries: each K-step of a row is then one cache line,
-// where 16-byte alignment alone would spread it over two.
+// The copy's rows start on 128-byte boundaries (line_aligned_ld).
 Repack repack_of(const void* p, int rows, int cols, int ld, DType type) {
   const auto chunk = static_cast<int>(16 / dtype_bytes(type));
   if (reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % chunk == 0) return {ld, 0};
-  const auto line = 128 / dtype_bytes(type);
-  const int aligned_ld = static_cast<int>(round_up(static_cast<std::size_t>(cols), line));
+  const int aligned_ld = smemlab::detail::line_aligned_ld(cols, dtype_bytes(type));
   return {aligned_ld, round_up(static_cast<std::size_t>(rows) * aligned_ld * dtype_bytes(type), 256)};
 }
 
 // B's transpose (N x K), rows starting on 128-byte boundaries.
 Repack transposed_of(const GemmArgs& g) {
-  const int ld = static_cast<int>(round_up(static_cast<std::size_t>(g.k), 128 / dtype_bytes(g.input)));
+  const int ld = smemlab::detail::line_aligned_ld(g.k, dtype_bytes(g.input));
   return {ld, round_up(static_cast<std::size_t>(g.n) * ld * dtype_bytes(g.input), 256)};
 }
 
