@@ -61,8 +61,8 @@ class SumRun {
 template <class T>
 std::vector<BenchRow> run_typed(const Shape& shape, std::span<const std::string_view> variant_names,
                                 const BenchContext& ctx) {
-  const auto n = static_cast<std::size_t>(shape.dims[0]);
-  const std::string label = count_label(shape.dims[0]);
+  const auto n = static_cast<std::size_t>(count(shape));
+  const std::string label = count_label(count(shape));
   ctx.progress(fmt::format("reduction {} {}: inputs and reference", dtype_name(dtype_of<T>), label), false);
 
   DeviceBuffer<T> in(n);
@@ -151,7 +151,7 @@ const BenchFamily& reduction_family() {
        .variants = [] { return infos_of(reduce::variants()); },
        // The input, the copy that measures the ceiling (or global_memory's padded copy), partials.
        .device_bytes = [](const Shape& shape, DType type) {
-         return static_cast<std::size_t>(shape.dims[0]) * dtype_bytes(type) * 2 + (std::size_t{64} << 20);
+         return static_cast<std::size_t>(count(shape)) * dtype_bytes(type) * 2 + (std::size_t{64} << 20);
        },
        .run = [](const BenchFamily& /*self*/, const Shape& shape, DType type,
                  std::span<const std::string_view> names, const BenchContext& ctx) {

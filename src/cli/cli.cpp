@@ -191,8 +191,7 @@ int cmd_bench(const Options& opt, std::ostream& out, std::ostream& err, bool err
 int cmd_sum(const Options& opt, std::ostream& out) {
   const auto count = [&] {
     try {
-      const Shape shape = parse_shape(opt.sum.count);
-      if (shape.dims.size() == 1) return shape.dims[0];
+      return smemlab::count(parse_shape(opt.sum.count));
     } catch (const UsageError&) {
     }
     throw UsageError(fmt::format("--count {}: a positive whole number, written N or 2^K", opt.sum.count));

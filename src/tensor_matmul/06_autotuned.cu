@@ -95,9 +95,7 @@ void launch_autotuned(const GemmArgs& args, const LaunchContext& ctx) {
 }
 
 std::string launch_plan(const Shape& s, DType type) {
-  const int m = static_cast<int>(s.dims[0]);
-  const int n = static_cast<int>(s.dims[1]);
-  const int k = static_cast<int>(s.dims[2]);
+  const auto [m, n, k] = gemm_shape(s);
   const auto [sms, where] = plan_device();
   const TileChoice choice = choose_tiles(m, n, k, sms);
   const TileOption& o = option_named(choice.config);
@@ -122,8 +120,8 @@ TensorVariant autotuned_variant() {
            .dtypes = kTensorInputs,
            .model =
                [](const Shape& s, DType type) {
-                 const TileChoice c = choose_tiles(static_cast<int>(s.dims[0]), static_cast<int>(s.dims[1]),
-                                                   static_cast<int>(s.dims[2]), plan_device().sms);
+                 const GemmShape g = gemm_shape(s);
+                 const TileChoice c = choose_tiles(g.m, g.n, g.k, plan_device().sms);
                  return models::mma_tiles(s, type, option_named(c.config).shape);
                },
            .launch_plan = launch_plan},
