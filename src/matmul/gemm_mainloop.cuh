@@ -123,6 +123,15 @@ struct InteriorCopy {
   }
 };
 
+// The interior copies of a block wholly inside C (CheckMN false) where the configuration keeps
+// their pointers in registers (kInteriorPointers), else a placeholder that holds nothing.
+struct NoInteriorCopy {
+  __device__ NoInteriorCopy(const GemmArgs&, int, int, int) {}
+};
+template <class Cfg, bool VectorB, bool CheckMN>
+using InteriorCopyIfKept = std::conditional_t<Cfg::kInteriorPointers && !CheckMN,
+                                              InteriorCopy<Cfg, VectorB>, NoInteriorCopy>;
+
 // A thread's fragments for one k: TM values of A and TN of B, read as float4 from the pieces
 // it owns (4 rows, then kLaneRows * 4 rows further down, and so on).
 template <class Cfg>
@@ -184,12 +193,7 @@ __device__ __forceinline__ void main_loop_at_step_start(const GemmArgs& g, const
   const int steps = (k_end - k_begin + Cfg::kBK - 1) / Cfg::kBK;
 
   // Copies are issued in step order, so the interior path's pointers advance once per copy.
-  struct NoInteriorCopy {
-    __device__ NoInteriorCopy(const GemmArgs&, int, int, int) {}
-  };
-  using Interior = std::conditional_t<Cfg::kInteriorPointers && !CheckMN, InteriorCopy<Cfg, VectorB>,
-                                      NoInteriorCopy>;
-  [[maybe_unused]] Interior interior(g, t.row0, t.col0, k_begin);
+  [[maybe_unused]] InteriorCopyIfKept<Cfg, VectorB, CheckMN> interior(g, t.row0, t.col0, k_begin);
   const int full_steps = (k_end - k_begin) / Cfg::kBK;  // steps that need no K check
   const auto copy = [&](int step, int stage) {
     const int k0 = k_begin + step * Cfg::kBK;
@@ -229,12 +233,7 @@ __device__ __forceinline__ void main_loop_across_steps(const GemmArgs& g, const 
   const int steps = tail + (k_end - k_full) / Cfg::kBK;
 
   // Full steps are copied in step order, so the interior path's pointers advance once per copy.
-  struct NoInteriorCopy {
-    __device__ NoInteriorCopy(const GemmArgs&, int, int, int) {}
-  };
-  using Interior = std::conditional_t<Cfg::kInteriorPointers && !CheckMN, InteriorCopy<Cfg, VectorB>,
-                                      NoInteriorCopy>;
-  [[maybe_unused]] Interior interior(g, t.row0, t.col0, k_full);
+  [[maybe_unused]] InteriorCopyIfKept<Cfg, VectorB, CheckMN> interior(g, t.row0, t.col0, k_full);
   const auto copy_full = [&](int step, int stage) {  // step >= tail
     float* a_stage = smem + stage * Cfg::kStageFloats;
     float* b_stage = a_stage + Cfg::kBK * Cfg::kARow;
