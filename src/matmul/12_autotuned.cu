@@ -15,6 +15,7 @@
 #include <cstdio>
 
 #include "matmul/gemm_launch.cuh"
+#include "matmul/tuning.hpp"
 #include "matmul/variants.hpp"
 #include "smemlab/error.hpp"
 #include "core/occupancy.hpp"

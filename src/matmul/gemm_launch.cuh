@@ -1,6 +1,6 @@
 #pragma once
 // The host launch of the SGEMM kernels (the parts are listed in tile_config.cuh), for one tile
-// configuration and a TileChoice (smemlab/matmul.hpp). Split-K divides every tile's K among
+// configuration and a TileChoice (matmul/tuning.hpp). Split-K divides every tile's K among
 // `slices` blocks; the last-wave split runs whole tiles in full waves (one block per tile) and
 // then, in a second launch, divides only the tiles of the last, partial wave, so that they
 // fill the GPU too. When every block of a split launch fits on the GPU at once, the launch is
@@ -14,6 +14,7 @@
 #include "core/occupancy.hpp"
 #include "matmul/gemm_device.cuh"
 #include "matmul/gemm_kernels.cuh"
+#include "matmul/tuning.hpp"
 #include "matmul/workspace.hpp"
 #include "smemlab/error.hpp"
 #include "smemlab/launch.hpp"

@@ -20,8 +20,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "matmul/tuning.hpp"
 #include "smemlab/error.hpp"
-#include "smemlab/matmul.hpp"
 
 namespace smemlab::matmul {
 namespace {
