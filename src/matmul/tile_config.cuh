@@ -1,6 +1,7 @@
 #pragma once
-// The SGEMM kernel of steps 09-12, written once and configured by a tile policy (as CUB keeps
-// tuning policies apart from algorithms), in the parts CUTLASS gives a kernel:
+// The SGEMM kernel of the warp-tile, pipelined, rasterized and autotuned steps (09-12), written
+// once and configured by a tile policy (as CUB keeps tuning policies apart from algorithms), in
+// the parts CUTLASS gives a kernel:
 // - tile_config.cuh, this header: the policy TileConfig, and where tiles lie: a block's tile in
 //   C, a thread's fragments in its block's tile;
 // - gemm_mainloop.cuh: the loop over K (global -> shared copies, fragments in registers, the
@@ -37,8 +38,8 @@ struct TileConfig {
   // pointers would spill, so those configurations recompute addresses instead.
   static constexpr int kRegisterBudget = 65536 / (kThreads * MinBlocks) < 255 ? 65536 / (kThreads * MinBlocks) : 255;
   static constexpr bool kInteriorPointers = kRegisterBudget > 128;
-  // Likewise, reading the next K-step's first fragments across the barrier (see main_loop)
-  // keeps two steps' fragments live: only above 128 registers.
+  // Likewise, reading the next K-step's first fragments across the barrier
+  // (main_loop_across_steps) keeps two steps' fragments live: only above 128 registers.
   static constexpr bool kFragmentsAcrossSteps = kRegisterBudget > 128;
   static_assert(BM % WM == 0 && BN % WN == 0 && WM % TM == 0 && WN % TN == 0);
   static_assert(kLaneRows * kLaneCols == 32, "a warp tile is 32 thread tiles");
