@@ -11,6 +11,7 @@
 #include "bench/families.hpp"
 #include "bench/gemm_check.hpp"
 #include "bench/verify.hpp"
+#include "matmul/tuning.hpp"
 #include "smemlab/cublas.hpp"
 #include "smemlab/device_buffer.hpp"
 #include "smemlab/error.hpp"

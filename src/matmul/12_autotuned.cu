@@ -14,7 +14,8 @@
 #include <stdexcept>
 #include <cstdio>
 
-#include "matmul/tiled_gemm.cuh"
+#include "matmul/gemm_launch.cuh"
+#include "matmul/tuning.hpp"
 #include "matmul/variants.hpp"
 #include "smemlab/error.hpp"
 #include "core/occupancy.hpp"

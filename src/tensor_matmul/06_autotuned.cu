@@ -15,6 +15,7 @@
 #include "tensor_matmul/mma_gemm.cuh"
 #include "tensor_matmul/models.hpp"
 #include "tensor_matmul/repack.hpp"
+#include "tensor_matmul/tuning.hpp"
 #include "tensor_matmul/variants.hpp"
 
 namespace smemlab::tensor_matmul {

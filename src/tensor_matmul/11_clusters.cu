@@ -13,6 +13,7 @@
 
 #include "smemlab/tensor_matmul.hpp"
 #include "tensor_matmul/models.hpp"
+#include "tensor_matmul/tuning.hpp"
 #include "tensor_matmul/variants.hpp"
 #include "tensor_matmul/wgmma_gemm.cuh"
 

@@ -16,6 +16,7 @@
 #include "smemlab/device_buffer.hpp"
 #include "smemlab/matmul.hpp"
 #include "bench/verify.hpp"
+#include "matmul/tuning.hpp"
 
 using namespace smemlab;
 
