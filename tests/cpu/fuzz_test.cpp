@@ -135,7 +135,7 @@ TEST(Fuzz, ExplainSizesAreExplainedOrRefusedInOneLine) {
       [](std::mt19937_64& gen) { return random_text(gen, kSizePieces, 6); },
       [&](const std::string& size) {
         for (const auto& variant : variants) {
-          const auto r = testing::run_cli({"explain", variant, "--size", size});
+          const auto r = smemlab::testing::run_cli({"explain", variant, "--size", size});
           if (r.status == 0) continue;
           EXPECT_EQ(r.status, 2) << variant << " --size '" << size << "': " << r.err;
           EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -145,13 +145,13 @@ TEST(Fuzz, ExplainSizesAreExplainedOrRefusedInOneLine) {
 
 TEST(Fuzz, ExplainRefusesSizesWhoseBytesOverflow) {
   for (const std::string size : {"2^62", "2^61", "4611686018427387904"}) {
-    const auto r = testing::run_cli({"explain", "reduction/single_pass", "--size", size});
+    const auto r = smemlab::testing::run_cli({"explain", "reduction/single_pass", "--size", size});
     EXPECT_EQ(r.status, 2) << size << ": " << r.out;
   }
   for (const std::string size : {"2^31x2^31", "2^30x2^30", "2^40"})
-    EXPECT_EQ(testing::run_cli({"explain", "transpose/tuned", "--size", size}).status, 2) << size;
+    EXPECT_EQ(smemlab::testing::run_cli({"explain", "transpose/tuned", "--size", size}).status, 2) << size;
   for (const std::string size : {"2^30x2^30x1", "1x2^30x2^30", "2^40"})
-    EXPECT_EQ(testing::run_cli({"explain", "matmul/naive", "--size", size}).status, 2) << size;
+    EXPECT_EQ(smemlab::testing::run_cli({"explain", "matmul/naive", "--size", size}).status, 2) << size;
 }
 
 }  // namespace
