@@ -12,6 +12,7 @@
 
 #include "core/copy_rows.hpp"
 #include "core/occupancy.hpp"
+#include "core/per_device.hpp"
 #include "matmul/gemm_device.cuh"
 #include "matmul/gemm_kernels.cuh"
 #include "matmul/tuning.hpp"
@@ -28,14 +29,8 @@ namespace smemlab::matmul::detail {
 template <class Cfg, bool VectorB>
 struct ConfigLaunch {
   static void size_shared_memory() {
-    static const bool sized = [] {
-      for (const void* kernel : {reinterpret_cast<const void*>(tiled_gemm_kernel<Cfg, VectorB>),
-                                 reinterpret_cast<const void*>(split_gemm_kernel<Cfg, VectorB>)})
-        SMEMLAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                static_cast<int>(Cfg::kSmemBytes)));
-      return true;
-    }();
-    (void)sized;
+    smemlab::detail::allow_dynamic_smem(tiled_gemm_kernel<Cfg, VectorB>, Cfg::kSmemBytes);
+    smemlab::detail::allow_dynamic_smem(split_gemm_kernel<Cfg, VectorB>, Cfg::kSmemBytes);
   }
 
   // Blocks of the split kernel resident at once on the device.

@@ -12,6 +12,7 @@
 #include <string>
 #include <stdexcept>
 
+#include "core/occupancy.hpp"
 #include "tensor_matmul/mma_gemm.cuh"
 #include "tensor_matmul/models.hpp"
 #include "tensor_matmul/repack.hpp"
@@ -65,16 +66,6 @@ const TileOption& option_named(std::string_view name) {
   throw std::logic_error("unknown tensor-core tile configuration");
 }
 
-int current_sms() {
-  static const int sms = [] {
-    int device = 0;
-    int count = 0;
-    SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
-    SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-    return count;
-  }();
-  return sms;
-}
 
 // explain's SMs: the GPU at hand's, else those of the H200 the rates were measured on.
 constexpr int kMeasuredSms = 132;
@@ -84,13 +75,13 @@ struct PlanDevice {
 };
 PlanDevice plan_device() {
   int count = 0;
-  if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0) return {current_sms(), "this GPU"};
+  if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0) return {smemlab::detail::sm_count(), "this GPU"};
   (void)cudaGetLastError();  // no device: not an error for a description
   return {kMeasuredSms, "the measured H200"};
 }
 
 void launch_autotuned(const GemmArgs& args, const LaunchContext& ctx) {
-  const TileChoice choice = choose_tiles(args.m, args.n, args.k, current_sms());
+  const TileChoice choice = choose_tiles(args.m, args.n, args.k, smemlab::detail::sm_count());
   const AlignedOperands aligned(args, ctx);
   option_named(choice.config).launch(aligned.args(), ctx.stream, choice.group);
 }
