@@ -23,10 +23,12 @@ struct GemmArgs {
   float beta = 0.0F;  // 0: C is written without being read, as in BLAS
   float* c = nullptr;
   int ldc = 0;  // >= n
-  // Scratch for the launches of the autotuned variant that divide K or copy B to aligned rows
-  // (workspace_bytes): zeroed before its first use. A launch leaves it ready for the next launch
-  // of the same shape and choice; zero it again before using it for another. When null, such
-  // launches allocate and zero one on the stream for the call.
+  // Scratch for the launches of the autotuned variant that divide K or copy B to aligned rows:
+  // at least workspace_bytes(variant, args) bytes of device memory, any content on entry, and
+  // free for reuse by the next call on the same stream (a call sets up the counters it keeps
+  // there itself, with one cudaMemsetAsync on the stream). A workspace too small is refused
+  // before any work is queued. When null, such launches allocate one on the stream for the call
+  // (cudaMallocAsync: stream-ordered, and so capturable in a CUDA graph).
   void* workspace = nullptr;
   std::size_t workspace_size = 0;
 };

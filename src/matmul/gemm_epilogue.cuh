@@ -26,7 +26,7 @@ struct SplitSchedule {
   // The blocks of a divided tile all sum a share of its parts (every block of the launch is
   // resident at once: a cooperative launch), instead of the last of them summing them all.
   bool spread_sum = false;
-  int* counters = nullptr;     // per divided tile: blocks done with it; zero between launches
+  int* counters = nullptr;     // per divided tile: blocks done with it; zeroed by each call
   float4* partials = nullptr;  // per block of a divided tile: BM x BN partial sums
 };
 
@@ -142,15 +142,13 @@ __device__ __forceinline__ bool last_block_sums(const SplitSchedule& s, int divi
   const float4* const tile_parts = P::of_tile(s, divided) + tid;
 #pragma unroll
   for (int q = 0; q < kChunks<Cfg>; ++q) set_chunk<Cfg>(acc, q, P::sum(s, tile_parts, q * Cfg::kThreads));
-  if (tid == 0) s.counters[divided] = 0;  // every part has arrived: ready for the next launch
   return true;
 }
 
 // The block `slice` of a divided tile whose blocks are all resident: it writes its partial
 // sums, waits for the tile's other blocks, then sums and stores its share of the tile's float4s
 // (whole warps' worth, in order). Each block reads one slot's worth instead of the last block
-// reading them all: at 64 slices, 1/64 of the time. The counter counts each block twice
-// (written, summed); the last count resets it.
+// reading them all: at 64 slices, 1/64 of the time.
 template <class Cfg>
 __device__ __forceinline__ void every_block_sums(const GemmArgs& g, const TileOrigin& t,
                                                  const SplitSchedule& s, int divided, int slice,
@@ -175,7 +173,6 @@ __device__ __forceinline__ void every_block_sums(const GemmArgs& g, const TileOr
       store(t.row0 + chunk_row<Cfg>(q, owner), t.col0 + chunk_col<Cfg>(q, owner), P::sum(s, tile_parts, e));
     }
   });
-  if (tid == 0 && atomicAdd(&s.counters[divided], 1) == 2 * s.slices - 1) s.counters[divided] = 0;
 }
 
 }  // namespace smemlab::matmul::detail

@@ -79,14 +79,20 @@ struct ConfigLaunch {
   static void run(const GemmArgs& g, const LaunchContext& ctx, const TileChoice& c) {
     size_shared_memory();
     SplitSchedule s = schedule(g, c);
+    // The workspace is checked, or allocated, before anything is queued: a call refused for
+    // too small a workspace leaves C as it was.
+    const WorkspaceLayout scratch = s.slices == 1 ? WorkspaceLayout{} : layout(g, s);
+    const WorkspaceScope workspace(g, scratch, ctx.stream);
     if (s.whole_tiles > 0) {
       tiled_gemm_kernel<Cfg, VectorB><<<s.whole_tiles, Cfg::kThreads, Cfg::kSmemBytes, ctx.stream>>>(g, c.group);
       SMEMLAB_LAUNCH_CHECK();
     }
     if (s.slices == 1) return;
-    const WorkspaceScope workspace(g, layout(g, s), ctx.stream);
     s.counters = workspace.counters();
     s.partials = workspace.partials();
+    // The workspace is scratch, whatever it holds on entry: the tiles' counters start at zero in
+    // every call, set on the stream (a memset node in a captured graph).
+    SMEMLAB_CUDA_CHECK(cudaMemsetAsync(s.counters, 0, scratch.counter_bytes, ctx.stream));
     cudaLaunchAttribute cooperative{};
     cooperative.id = cudaLaunchAttributeCooperative;
     cooperative.val.cooperative = s.spread_sum ? 1 : 0;
