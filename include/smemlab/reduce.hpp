@@ -63,8 +63,9 @@ template <class T>
 }
 
 // Runs a device variant on ctx.stream. The workspace holds at least workspace_bytes<T>(n)
-// bytes and must be zero-filled before its first use by the "single_pass" variant, which keeps
-// a counter there and leaves it zero. Throws std::invalid_argument for a host-only variant or
+// bytes of device memory, any content on entry: scratch, reusable by the next call on the same
+// stream ("single_pass" keeps a counter there and zeroes it itself, with a 4-byte
+// cudaMemsetAsync on the stream). Throws std::invalid_argument for a host-only variant or
 // missing workspace.
 template <class T>
 void sum(const ReduceVariant& variant, const Args<T>& args, const LaunchContext& ctx);

@@ -37,10 +37,11 @@ class SumRun {
     return T{};
   }
 
-  // One run read back: the workspace zeroed first (as single_pass requires), the output poisoned.
+  // One run read back: the workspace filled with garbage first (it is scratch), the output
+  // poisoned.
   T result(const reduce::ReduceVariant& v) {
     if (reduce::ops<T>(v).host != nullptr) return launch(v);
-    SMEMLAB_CUDA_CHECK(cudaMemsetAsync(workspace_.data(), 0, workspace_.bytes(), stream_));
+    SMEMLAB_CUDA_CHECK(cudaMemsetAsync(workspace_.data(), 0xFF, workspace_.bytes(), stream_));
     out_.poison(stream_);
     launch(v);
     std::vector<T> got(1);
