@@ -22,6 +22,7 @@ outlines the cells whose word several lanes read (a broadcast).
 Plotting needs matplotlib (python3 -m pip install matplotlib, or the distribution's package
 python3-matplotlib); the summaries do not. Every error is one line on stderr and exit status 2.
 """
+
 import argparse
 import collections
 import json
@@ -29,19 +30,45 @@ import math
 import sys
 
 MAX_LINES = 16  # a sweep with more variants than this plots its fastest (matmul-tiles)
-SQUARE_RANK = {"matmul": 3, "matmul-tiles": 3, "tensor-matmul": 3, "transpose": 2}  # dimensions a single N stands for
+SQUARE_RANK = {
+    "matmul": 3,
+    "matmul-tiles": 3,
+    "tensor-matmul": 3,
+    "transpose": 2,
+}  # dimensions a single N stands for
 GEMM_SIZES = "size: N for N x N x N, or M x N x K"
-SIZE_AXIS = {"matmul": GEMM_SIZES, "matmul-tiles": GEMM_SIZES, "tensor-matmul": GEMM_SIZES,
-             "transpose": "size: N for N x N, or rows x columns", "reduction": "elements summed",
-             "banks": "stride (elements between consecutive lanes)"}
+SIZE_AXIS = {
+    "matmul": GEMM_SIZES,
+    "matmul-tiles": GEMM_SIZES,
+    "tensor-matmul": GEMM_SIZES,
+    "transpose": "size: N for N x N, or rows x columns",
+    "reduction": "elements summed",
+    "banks": "stride (elements between consecutive lanes)",
+}
 # Variants that --best leaves out: they do not do the family's job (the copy is the transpose's
 # ceiling) or run on the CPU. The banks family compares access widths, not implementations.
 NOT_CANDIDATES = {("transpose", "copy")}
 NOT_RACED = {"banks"}
 # One colour per series of a plot (tab10, then the dark tones of tab20b), and markers cycled
 # beside them, so that no two series look alike; black is the reference's.
-COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-           "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#e7ba52"]
+COLOURS = [
+    "#1f77b4",
+    "#ff7f0e",
+    "#2ca02c",
+    "#d62728",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#7f7f7f",
+    "#bcbd22",
+    "#17becf",
+    "#393b79",
+    "#637939",
+    "#8c6d31",
+    "#843c39",
+    "#7b4173",
+    "#e7ba52",
+]
 MARKERS = ["o", "s", "^", "v", "D", "P", "X", "h", "<", ">", "p", "*"]
 
 
@@ -62,17 +89,34 @@ def load(path):
 def bench_rows(doc, path, family, several=False):
     """The rows of `family`, or of the one family the file holds; every family's with `several`."""
     rows = doc.get("rows") if isinstance(doc, dict) else None
-    needed = ("family", "variant", "dtype", "size", "throughput", "throughput_unit", "vs_reference", "verified")
-    if not isinstance(rows, list) or not all(isinstance(r, dict) and all(k in r for k in needed) for r in rows):
-        raise Failure(f"{path} is not `smemlab bench --format json` output (rows with {', '.join(needed)})")
+    needed = (
+        "family",
+        "variant",
+        "dtype",
+        "size",
+        "throughput",
+        "throughput_unit",
+        "vs_reference",
+        "verified",
+    )
+    if not isinstance(rows, list) or not all(
+        isinstance(r, dict) and all(k in r for k in needed) for r in rows
+    ):
+        raise Failure(
+            f"{path} is not `smemlab bench --format json` output (rows with {', '.join(needed)})"
+        )
     families = ordered(r["family"] for r in rows)
     if several:
         return rows
     if family is None and len(families) > 1:
-        raise Failure(f"{path} holds several families ({', '.join(families)}): choose one with --family")
+        raise Failure(
+            f"{path} holds several families ({', '.join(families)}): choose one with --family"
+        )
     chosen = [r for r in rows if family is None or r["family"] == family]
     if not chosen:
-        raise Failure(f"no rows for family {family!r} in {path} (it has {', '.join(families) or 'none'})")
+        raise Failure(
+            f"no rows for family {family!r} in {path} (it has {', '.join(families) or 'none'})"
+        )
     return chosen
 
 
@@ -121,7 +165,8 @@ def tutorial_steps(doc):
 
 
 def run_type(rows, doc):
-    """Each row's element type as its run has it: the reference row's (banks rows differ per width)."""
+    """Each row's element type as its run has it: the reference row's (banks rows differ per
+    width)."""
     types, current = [], None
     for r in rows:
         if is_reference(r, doc) or current is None:
@@ -162,7 +207,10 @@ def summary_one(device, rows, dtype, markdown):
         for v in variants:
             print(f"| {v} | " + " | ".join(text(v, s) for s in sizes) + " |")
         return
-    print(f"{device.get('name', '?')}, {family} {dtype}: {unit} (ratio to the reference); FAILED = failed verification")
+    print(
+        f"{device.get('name', '?')}, {family} {dtype}: {unit} (ratio to the reference); "
+        "FAILED = failed verification"
+    )
     width = max(len(v) for v in variants)
     if len(sizes) > 12:  # many sizes (the bank strides): sizes down, variants across
         print(f"{'size':>8}" + "".join(f"{v:>22}" for v in variants))
@@ -181,8 +229,10 @@ def pyplot():
     try:
         import matplotlib
     except ImportError:
-        raise Failure("plotting needs matplotlib (python3 -m pip install matplotlib, or the package "
-                      "python3-matplotlib); --summary and --best work without it")
+        raise Failure(
+            "plotting needs matplotlib (python3 -m pip install matplotlib, or the package "
+            "python3-matplotlib); --summary and --best work without it"
+        )
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -192,11 +242,15 @@ def pyplot():
 def fastest(rows, doc, limit):
     """The variants to draw: all, or the `limit` with the best geometric-mean ratio."""
     variants = [v for v in ordered(r["variant"] for r in rows) if not v.startswith("cpu_")]
-    reference = [v for v in variants if any(is_reference(r, doc) for r in rows if r["variant"] == v)]
+    reference = [
+        v for v in variants if any(is_reference(r, doc) for r in rows if r["variant"] == v)
+    ]
     others = [v for v in variants if v not in reference]
     if len(others) <= limit:
         return reference + others, len(others)
-    return reference + sorted(others, key=lambda v: geometric_mean(rows, v), reverse=True)[:limit], len(others)
+    return reference + sorted(others, key=lambda v: geometric_mean(rows, v), reverse=True)[
+        :limit
+    ], len(others)
 
 
 def geometric_mean(rows, variant):
@@ -215,7 +269,9 @@ def log_ticks(ax):
     if decades < 0.6:
         ax.yaxis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 2.5, 5, 10]))
     else:
-        subs = (1, 2, 5) if decades > 2.5 else (1, 2, 3, 5) if decades > 1.2 else (1, 2, 3, 4, 5, 6, 8)
+        subs = (
+            (1, 2, 5) if decades > 2.5 else (1, 2, 3, 5) if decades > 1.2 else (1, 2, 3, 4, 5, 6, 8)
+        )
         ax.yaxis.set_major_locator(LogLocator(base=10, subs=subs))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))
     ax.yaxis.set_minor_locator(LogLocator(base=10, subs=range(1, 10)))
@@ -226,7 +282,9 @@ def log_ticks(ax):
 def size_ticks(ax, sizes, turned):
     step = max(1, len(sizes) // 16)
     ax.set_xticks(range(0, len(sizes), step))
-    ax.set_xticklabels(sizes[::step], rotation=30 if turned else 0, ha="right" if turned else "center", fontsize=8)
+    ax.set_xticklabels(
+        sizes[::step], rotation=30 if turned else 0, ha="right" if turned else "center", fontsize=8
+    )
 
 
 def series_styles(family, drawn, reference, from_tutorials):
@@ -240,7 +298,9 @@ def series_styles(family, drawn, reference, from_tutorials):
         colour, marker = COLOURS[index % len(COLOURS)], MARKERS[index % len(MARKERS)]
         index += 1
         if (family, v) in from_tutorials:
-            styles[v] = dict(color=colour, linestyle="-.", linewidth=1.2, marker=marker, markerfacecolor="white")
+            styles[v] = dict(
+                color=colour, linestyle="-.", linewidth=1.2, marker=marker, markerfacecolor="white"
+            )
         else:
             styles[v] = dict(color=colour, linestyle="-", linewidth=1.8, marker=marker)
     return styles
@@ -251,37 +311,68 @@ def plot_bench(doc, rows, out):
     family = rows[0]["family"]
     types = run_type(rows, doc)
     dtypes = ["all"] if family == "banks" else ordered(types)
-    classes = [c for c in ("square", "rectangular", "aligned", "odd", "stride")
-               if any(size_class(r["size"], family) == c for r in rows)]
+    classes = [
+        c
+        for c in ("square", "rectangular", "aligned", "odd", "stride")
+        if any(size_class(r["size"], family) == c for r in rows)
+    ]
     drawn, total = fastest(rows, doc, MAX_LINES)
     reference = {v for v in drawn if any(is_reference(r, doc) for r in rows if r["variant"] == v)}
     from_tutorials = tutorial_steps(doc)
     styles = series_styles(family, drawn, reference, from_tutorials)
     scale, unit = display(rows)
-    widths = [min(12.0, max(2.5, 1.1 * len({r["size"] for r in rows if size_class(r["size"], family) == c})))
-              for c in classes]
-    fig, axes = plt.subplots(len(dtypes), len(classes), figsize=(sum(widths) + 1.0, 4.4 * len(dtypes)),
-                             squeeze=False, gridspec_kw={"width_ratios": widths})
+    widths = [
+        min(
+            12.0,
+            max(2.5, 1.1 * len({r["size"] for r in rows if size_class(r["size"], family) == c})),
+        )
+        for c in classes
+    ]
+    fig, axes = plt.subplots(
+        len(dtypes),
+        len(classes),
+        figsize=(sum(widths) + 1.0, 4.4 * len(dtypes)),
+        squeeze=False,
+        gridspec_kw={"width_ratios": widths},
+    )
     handles = {}
     for row_index, dtype in enumerate(dtypes):
         for col_index, cls in enumerate(classes):
             ax = axes[row_index][col_index]
-            panel = [r for r, t in zip(rows, types)
-                     if size_class(r["size"], family) == cls and (dtype == "all" or t == dtype)]
+            panel = [
+                r
+                for r, t in zip(rows, types)
+                if size_class(r["size"], family) == cls and (dtype == "all" or t == dtype)
+            ]
             sizes = sorted(ordered(r["size"] for r in panel), key=lambda s: work(s, family))
             for v in drawn:
-                pts = sorted((sizes.index(r["size"]), r["throughput"] * scale) for r in panel if r["variant"] == v)
+                pts = sorted(
+                    (sizes.index(r["size"]), r["throughput"] * scale)
+                    for r in panel
+                    if r["variant"] == v
+                )
                 if not pts:
                     continue
                 xs, ys = zip(*pts)
                 (line,) = ax.plot(xs, ys, label=v, markersize=5, **styles[v])
                 handles.setdefault(v, line)
-                predicted = [(sizes.index(r["size"]), r.get("predicted_wavefronts")) for r in panel if r["variant"] == v]
+                predicted = [
+                    (sizes.index(r["size"]), r.get("predicted_wavefronts"))
+                    for r in panel
+                    if r["variant"] == v
+                ]
                 if family == "banks" and v not in reference and all(p for _, p in predicted):
                     # One wavefront a clock: the analyzer predicts 1/wavefronts accesses a clock.
-                    ax.plot([x for x, _ in predicted], [1.0 / p for _, p in predicted], ":",
-                            color=styles[v]["color"], linewidth=1)
-            size_ticks(ax, sizes, turned=cls != "stride")  # long size labels side by side would overlap
+                    ax.plot(
+                        [x for x, _ in predicted],
+                        [1.0 / p for _, p in predicted],
+                        ":",
+                        color=styles[v]["color"],
+                        linewidth=1,
+                    )
+            size_ticks(
+                ax, sizes, turned=cls != "stride"
+            )  # long size labels side by side would overlap
             ax.set_xlabel(SIZE_AXIS.get(family, "size"), fontsize=8)
             ax.set_yscale("log")
             log_ticks(ax)
@@ -296,12 +387,21 @@ def plot_bench(doc, rows, out):
         legend += "; dash-dot, hollow: the tutorials' steps; solid: past them"
     if family == "banks":
         legend += "; dotted: the analyzer's prediction (1 / wavefronts)"
-    fig.suptitle(f"smemlab {family} on {doc['device'].get('name', '?')}{shown}: median of "
-                 f"{doc.get('options', {}).get('reps', '?')} runs\n{legend}", fontsize=10)
+    fig.suptitle(
+        f"smemlab {family} on {doc['device'].get('name', '?')}{shown}: median of "
+        f"{doc.get('options', {}).get('reps', '?')} runs\n{legend}",
+        fontsize=10,
+    )
     fig.tight_layout(rect=(0, 0, 1, 0.94))
     # Beside the panels, never over them: the saved picture grows to hold it.
-    fig.legend(list(handles.values()), list(handles.keys()), loc="upper left", bbox_to_anchor=(1.0, 0.92),
-               fontsize=8, frameon=False)
+    fig.legend(
+        list(handles.values()),
+        list(handles.keys()),
+        loc="upper left",
+        bbox_to_anchor=(1.0, 0.92),
+        fontsize=8,
+        frameon=False,
+    )
     fig.savefig(out, dpi=110, bbox_inches="tight")
     return out
 
@@ -322,21 +422,34 @@ def best_variants(docs):
             if key[0] in NOT_RACED:
                 continue
             if origin.setdefault(key, path) != path:
-                raise Failure(f"{path} and {origin[key]} both hold {key[0]} {key[1]}: give one of them")
+                raise Failure(
+                    f"{path} and {origin[key]} both hold {key[0]} {key[1]}: give one of them"
+                )
             groups.setdefault(key, (doc, []))[1].append(r)
     best = []
     for (family, dtype), (doc, rows) in groups.items():
-        sizes = sorted(ordered(r["size"] for r in rows if is_reference(r, doc)), key=lambda s: work(s, family))
-        candidates = [v for v in ordered(r["variant"] for r in rows)
-                      if not v.startswith("cpu_") and (family, v) not in NOT_CANDIDATES
-                      and not any(is_reference(r, doc) for r in rows if r["variant"] == v)]
-        complete = [v for v in candidates
-                    if {r["size"] for r in rows if r["variant"] == v and r["verified"]} >= set(sizes)]
+        sizes = sorted(
+            ordered(r["size"] for r in rows if is_reference(r, doc)), key=lambda s: work(s, family)
+        )
+        candidates = [
+            v
+            for v in ordered(r["variant"] for r in rows)
+            if not v.startswith("cpu_")
+            and (family, v) not in NOT_CANDIDATES
+            and not any(is_reference(r, doc) for r in rows if r["variant"] == v)
+        ]
+        complete = [
+            v
+            for v in candidates
+            if {r["size"] for r in rows if r["variant"] == v and r["verified"]} >= set(sizes)
+        ]
         if not complete:
             continue
         winner = max(complete, key=lambda v: geometric_mean(rows, v))
-        chosen = sorted((r for r in rows if r["variant"] == winner and r["size"] in sizes),
-                        key=lambda r: sizes.index(r["size"]))
+        chosen = sorted(
+            (r for r in rows if r["variant"] == winner and r["size"] in sizes),
+            key=lambda r: sizes.index(r["size"]),
+        )
         reference = next(r["variant"] for r in rows if is_reference(r, doc))
         best.append(Best(family, dtype, winner, reference, chosen, doc["device"].get("name", "?")))
     if not best:
@@ -347,8 +460,11 @@ def best_variants(docs):
 def print_best(best):
     for b in best:
         ratios = [r["vs_reference"] for r in b.rows]
-        print(f"{b.family} {b.dtype}: {b.variant}, {min(ratios):.2f}-{max(ratios):.2f}x {b.reference} "
-              f"over {len(b.rows)} sizes (geometric mean {geometric_mean(b.rows, b.variant):.3f})")
+        print(
+            f"{b.family} {b.dtype}: {b.variant}, "
+            f"{min(ratios):.2f}-{max(ratios):.2f}x {b.reference} "
+            f"over {len(b.rows)} sizes (geometric mean {geometric_mean(b.rows, b.variant):.3f})"
+        )
 
 
 def plot_best(best, out):
@@ -356,19 +472,34 @@ def plot_best(best, out):
     families = ordered(b.family for b in best)
     columns = min(2, len(families))
     grid_rows = math.ceil(len(families) / columns)
-    fig, axes = plt.subplots(grid_rows, columns, figsize=(7.5 * columns, 4.3 * grid_rows + 0.6), squeeze=False)
-    for ax in axes.flat[len(families):]:
+    fig, axes = plt.subplots(
+        grid_rows, columns, figsize=(7.5 * columns, 4.3 * grid_rows + 0.6), squeeze=False
+    )
+    for ax in axes.flat[len(families) :]:
         ax.set_visible(False)
     devices = ordered(b.device for b in best)
     for ax, family in zip(axes.flat, families):
         lines = [b for b in best if b.family == family]
-        labels = sorted(ordered(r["size"] for b in lines for r in b.rows), key=lambda s: work(s, family))
-        ax.axhline(1.0, color="black", linestyle="--", linewidth=1.6,
-                   label=f"the reference: {' / '.join(ordered(b.reference for b in lines))}")
+        labels = sorted(
+            ordered(r["size"] for b in lines for r in b.rows), key=lambda s: work(s, family)
+        )
+        ax.axhline(
+            1.0,
+            color="black",
+            linestyle="--",
+            linewidth=1.6,
+            label=f"the reference: {' / '.join(ordered(b.reference for b in lines))}",
+        )
         for index, b in enumerate(lines):
-            ax.plot([labels.index(r["size"]) for r in b.rows], [r["vs_reference"] for r in b.rows],
-                    color=COLOURS[index], marker=MARKERS[index], linewidth=1.8, markersize=5,
-                    label=f"{b.variant} ({b.dtype})")
+            ax.plot(
+                [labels.index(r["size"]) for r in b.rows],
+                [r["vs_reference"] for r in b.rows],
+                color=COLOURS[index],
+                marker=MARKERS[index],
+                linewidth=1.8,
+                markersize=5,
+                label=f"{b.variant} ({b.dtype})",
+            )
         size_ticks(ax, labels, turned=True)
         ax.set_xlabel(SIZE_AXIS.get(family, "size"), fontsize=8)
         ax.set_yscale("log")
@@ -380,8 +511,11 @@ def plot_best(best, out):
         ax.set_title(family, fontsize=10)
         ax.legend(fontsize=8, loc="best")
         ax.set_ylabel("reference time / variant time", fontsize=9)
-    fig.suptitle(f"Each family's fastest variant against its reference on {', '.join(devices)}: "
-                 "above 1.0, faster than the library", fontsize=11)
+    fig.suptitle(
+        f"Each family's fastest variant against its reference on {', '.join(devices)}: "
+        "above 1.0, faster than the library",
+        fontsize=11,
+    )
     fig.tight_layout(rect=(0, 0, 1, 0.96))
     fig.savefig(out, dpi=110)
     return out
@@ -400,7 +534,7 @@ def lane_list(lanes):
         if end - start >= 2:
             parts.append(f"{lanes[start]}-{lanes[end]}")
         else:
-            parts.extend(str(x) for x in lanes[start:end + 1])
+            parts.extend(str(x) for x in lanes[start : end + 1])
         start = end + 1
     return ",".join(parts)
 
@@ -421,8 +555,13 @@ def plot_bank_map(doc, path, out):
     splits = [p.get("split") for p in result.get("phases", [])]
     rows_total = sum(len(p["wavefronts"]) for p in phases)
     # Room under each phase for its title and, where lanes share words, the list of them.
-    fig, axes = plt.subplots(len(phases), 1, figsize=(12, 1.6 + 0.36 * rows_total + 0.9 * len(phases)),
-                             squeeze=False, gridspec_kw={"height_ratios": [len(p["wavefronts"]) for p in phases]})
+    fig, axes = plt.subplots(
+        len(phases),
+        1,
+        figsize=(12, 1.6 + 0.36 * rows_total + 0.9 * len(phases)),
+        squeeze=False,
+        gridspec_kw={"height_ratios": [len(p["wavefronts"]) for p in phases]},
+    )
     colours = ListedColormap(plt.get_cmap("tab20").colors)
     for index, (ax, phase) in enumerate(zip(axes[:, 0], phases)):
         grid = phase["wavefronts"]
@@ -432,11 +571,36 @@ def plot_bank_map(doc, path, out):
                 if lane is None:
                     continue
                 lanes = shared.get((w, b))
-                ax.add_patch(plt.Rectangle((b, w), 1, 1, facecolor=colours(w % 20), alpha=0.85,
-                                           edgecolor="black" if lanes else "none", linewidth=2 if lanes else 0))
-                text = str(lane) if not lanes else f"{lane}\n+{len(lanes) - 1}"
-                ax.text(b + 0.5, w + 0.5, text, ha="center", va="center", fontsize=7 if not lanes else 6,
-                        fontweight="bold" if lanes else "normal")
+                ax.add_patch(
+                    plt.Rectangle(
+                        (b, w),
+                        1,
+                        1,
+                        facecolor=colours(w % 20),
+                        alpha=0.85,
+                        edgecolor="black" if lanes else "none",
+                        linewidth=2 if lanes else 0,
+                    )
+                )
+                # Both lanes of a pair; the first and how many more of a larger broadcast.
+                text = (
+                    str(lane)
+                    if not lanes
+                    else (
+                        "\n".join(map(str, lanes))
+                        if len(lanes) == 2
+                        else f"{lane}\n+{len(lanes) - 1}"
+                    )
+                )
+                ax.text(
+                    b + 0.5,
+                    w + 0.5,
+                    text,
+                    ha="center",
+                    va="center",
+                    fontsize=7 if not lanes else 6,
+                    fontweight="bold" if lanes else "normal",
+                )
         ax.set_xlim(0, 32)
         ax.set_ylim(len(grid), 0)
         ax.set_xticks([b + 0.5 for b in range(32)])
@@ -453,8 +617,11 @@ def plot_bank_map(doc, path, out):
         if groups:
             listed = "; ".join(lane_list(list(g)) for g in groups)
             if len(listed) > 150:
-                listed = listed[:listed.rfind(";", 0, 150)] + "; ..."
-            xlabel += f"\nlanes sharing a word (outlined; +n: n more lanes read it): {listed}"
+                listed = listed[: listed.rfind(";", 0, 150)] + "; ..."
+            xlabel += (
+                "\noutlined: a word several lanes read, a broadcast (+n: n more lanes); "
+                f"its lanes: {listed}"
+            )
         ax.set_xlabel(xlabel, fontsize=8)
         if len(phases) > 1 or "lanes" in phase:
             first = phase.get("first_lane", 0)
@@ -464,9 +631,13 @@ def plot_bank_map(doc, path, out):
             ax.set_title(title + (f", served apart: {split}" if split else ""), fontsize=9)
     ideal = result.get("ideal", "?")
     block = "x".join(str(b) for b in doc.get("block", []))
-    fig.suptitle(f"'{doc['expression']}', block {block}, {doc['width']}-byte accesses, warp {warp}: "
-                 f"{plural(rows_total, 'wavefront')} for {ideal} ideal\n(each cell: the lane a bank serves in that "
-                 "wavefront; colour: the wavefront)", fontsize=10)
+    fig.suptitle(
+        f"'{doc['expression']}', block {block}, {doc['width']}-byte accesses, warp {warp}: "
+        f"{plural(rows_total, 'wavefront')} for {ideal} ideal\n"
+        "(each cell: the lane a bank serves in that "
+        "wavefront; colour: the wavefront)",
+        fontsize=10,
+    )
     fig.tight_layout(rect=(0, 0, 1, 0.95))
     fig.savefig(out, dpi=110)
     return out
@@ -474,13 +645,22 @@ def plot_bank_map(doc, path, out):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("results", nargs="+", help="smemlab bench or smemlab banks JSON output (several with --best)")
+    ap.add_argument(
+        "results",
+        nargs="+",
+        help="smemlab bench or smemlab banks JSON output (several with --best)",
+    )
     ap.add_argument("--plot", metavar="OUT.png", help="write the picture to this file")
     ap.add_argument("--family", help="the family to show (needed when the file holds several)")
-    ap.add_argument("--summary", action="store_true", help="print the summary (the default without --plot)")
+    ap.add_argument(
+        "--summary", action="store_true", help="print the summary (the default without --plot)"
+    )
     ap.add_argument("--markdown", action="store_true", help="print the summary as markdown tables")
-    ap.add_argument("--best", action="store_true",
-                    help="each family's fastest variant against its reference, from one or more files")
+    ap.add_argument(
+        "--best",
+        action="store_true",
+        help="each family's fastest variant against its reference, from one or more files",
+    )
     args = ap.parse_args()
     try:
         if args.best:
@@ -492,7 +672,9 @@ def main():
                 print(plot_best(best, args.plot))
             return 0
         if len(args.results) > 1:
-            raise Failure(f"one results file at a time ({len(args.results)} given); several only with --best")
+            raise Failure(
+                f"one results file at a time ({len(args.results)} given); several only with --best"
+            )
         path = args.results[0]
         doc = load(path)
         if isinstance(doc, dict) and "map" in doc and "expression" in doc:

@@ -3,6 +3,7 @@
 file of the repository, the prose uses the tutorials' titles, not the numbers of the files they
 were read from, and the counts it states agree with what they count (the measured bank patterns,
 the rows of committed results). Prints one line per problem; exit status 1 when there is any."""
+
 import csv
 import json
 import pathlib
@@ -22,7 +23,9 @@ def measured_patterns():
 
 
 def rows_of(*names):
-    return sum(len(json.loads((root / "docs/results/data" / name).read_text())["rows"]) for name in names)
+    return sum(
+        len(json.loads((root / "docs/results/data" / name).read_text())["rows"]) for name in names
+    )
 
 
 def kernels_measured(name):
@@ -37,19 +40,40 @@ notes = root / "docs" / "perf"
 # Counts stated once, where they are: the page, the words around the number, what it counts.
 # A statement reworded must be reworded here too.
 statements = [
-    ("README.md", r"other than tensor-matmul gave (\d+) rows", lambda: rows_of("bench-full-h200.json")),
+    (
+        "README.md",
+        r"other than tensor-matmul gave (\d+) rows",
+        lambda: rows_of("bench-full-h200.json"),
+    ),
     ("README.md", r"tensor-matmul's (\d+) rows", lambda: rows_of("tensor-matmul-h200.json")),
     ("docs/results/matmul.md", r"All (\d+) rows passed", lambda: rows_of("matmul-h200.json")),
-    ("docs/results/tensor-matmul.md", r"All (\d+) rows passed", lambda: rows_of("tensor-matmul-h200.json")),
-    ("docs/results/reduction.md", r"All (\d+) rows \(",
-     lambda: rows_of("reduction-h200-float.json", "reduction-h200-double.json")),
+    (
+        "docs/results/tensor-matmul.md",
+        r"All (\d+) rows passed",
+        lambda: rows_of("tensor-matmul-h200.json"),
+    ),
+    (
+        "docs/results/reduction.md",
+        r"All (\d+) rows \(",
+        lambda: rows_of("reduction-h200-float.json", "reduction-h200-double.json"),
+    ),
     ("docs/results/reduction.md", r"\((\d+) float,", lambda: rows_of("reduction-h200-float.json")),
-    ("docs/results/reduction.md", r"float, (\d+) double\)", lambda: rows_of("reduction-h200-double.json")),
-    ("docs/results/transpose.md", r"all (\d+) rows exact",
-     lambda: rows_of("transpose-h200-float.json", "transpose-h200-double.json")),
+    (
+        "docs/results/reduction.md",
+        r"float, (\d+) double\)",
+        lambda: rows_of("reduction-h200-double.json"),
+    ),
+    (
+        "docs/results/transpose.md",
+        r"all (\d+) rows exact",
+        lambda: rows_of("transpose-h200-float.json", "transpose-h200-double.json"),
+    ),
     ("docs/results/banks.md", r"All (\d+) rows verified", lambda: rows_of("banks-h200.json")),
-    ("docs/guide/banks.md", r"all (\d+) are within the tolerance",
-     lambda: kernels_measured("explain-h200-measure.txt")),
+    (
+        "docs/guide/banks.md",
+        r"all (\d+) are within the tolerance",
+        lambda: kernels_measured("explain-h200-measure.txt"),
+    ),
 ]
 
 problems = []
@@ -71,16 +95,20 @@ for page in pages:
     for match in [] if notes in page.parents else pattern_count.finditer(prose):
         stated += 1
         if int(match.group(1)) != patterns:
-            problems.append(f"{name}: '{match.group(0)}', but tests/data/bank_conflicts_h200.csv "
-                            f"holds {patterns} measured patterns")
+            problems.append(
+                f"{name}: '{match.group(0)}', but tests/data/bank_conflicts_h200.csv "
+                f"holds {patterns} measured patterns"
+            )
 if stated == 0:
     problems.append("no page states the number of measured bank patterns ('N patterns')")
 for page, words, counted in statements:
     prose = " ".join((root / page).read_text(encoding="utf-8").split())
     found = re.findall(words, prose)
     if len(found) != 1:
-        problems.append(f"{page}: expected one statement matching '{words}', found {len(found)} "
-                        "(reworded? update tests/docs_check.py)")
+        problems.append(
+            f"{page}: expected one statement matching '{words}', found {len(found)} "
+            "(reworded? update tests/docs_check.py)"
+        )
     elif int(found[0]) != counted():
         problems.append(f"{page}: states {found[0]} for '{words}', the data has {counted()}")
 for p in problems:
