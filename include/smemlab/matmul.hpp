@@ -53,6 +53,11 @@ using GemmVariant = Variant<Launch>;
 [[nodiscard]] std::size_t workspace_bytes(const GemmVariant& variant, const GemmArgs& args);
 
 // Validates the arguments, then launches the variant asynchronously on ctx.stream.
+// Throws, before any work is queued, std::invalid_argument for bad arguments (a workspace
+// too small included); and
+// CudaError (smemlab/error.hpp) naming this routine when a CUDA or cuBLAS call fails. Safe to
+// call from several threads at once, each with its own stream and workspace, and to capture
+// into a CUDA graph: docs/library-contract.md.
 void gemm(const GemmVariant& variant, const GemmArgs& args, const LaunchContext& ctx);
 
 // Double-precision CPU reference of alpha * A * B + beta * C_in, written to out (ld ldo).

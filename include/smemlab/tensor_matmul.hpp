@@ -47,6 +47,11 @@ using TensorVariant = Variant<Launch>;
 [[nodiscard]] bool device_supported();
 
 // Validates the arguments, then launches the variant asynchronously on ctx.stream.
+// Throws, before any work is queued, std::invalid_argument for bad arguments (a workspace
+// too small included); and
+// CudaError (smemlab/error.hpp) naming this routine when a CUDA or cuBLAS call fails. Safe to
+// call from several threads at once, each with its own stream and workspace, and to capture
+// into a CUDA graph: docs/library-contract.md.
 void gemm(const TensorVariant& variant, const GemmArgs& args, const LaunchContext& ctx);
 
 // Rows of A and B can be copied 16 bytes at a time: aligned bases, and leading dimensions

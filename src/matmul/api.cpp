@@ -25,7 +25,7 @@ std::size_t workspace_bytes(const GemmVariant& variant, const GemmArgs& args) {
 
 void gemm(const GemmVariant& variant, const GemmArgs& args, const LaunchContext& ctx) {
   validate(args);
-  variant.launch.run(args, ctx);
+  in_routine("matmul::gemm(" + std::string(variant.info.name) + ")", [&] { variant.launch.run(args, ctx); });
 }
 
 }  // namespace smemlab::matmul

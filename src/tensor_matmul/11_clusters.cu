@@ -63,8 +63,6 @@ ClusterPlan cluster_plan(const Shape& s, DType type) {
   if (why_no_wgmma().empty()) {
     resident = resident_pairs(type);
     where = "resident on this GPU";
-  } else {
-    (void)cudaGetLastError();  // no Hopper GPU: not an error for a description
   }
   const GemmShape g = gemm_shape(s);
   return {cluster_rows(g.m, g.n, resident), resident, where};

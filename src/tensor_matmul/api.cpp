@@ -44,7 +44,7 @@ bool device_supported() {
 
 void gemm(const TensorVariant& variant, const GemmArgs& args, const LaunchContext& ctx) {
   validate(args);
-  variant.launch(args, ctx);
+  in_routine("tensor_matmul::gemm(" + std::string(variant.info.name) + ")", [&] { variant.launch(args, ctx); });
 }
 
 bool operands_16b_aligned(const GemmArgs& g) {

@@ -360,4 +360,28 @@ TEST(ContractThreads, EightThreadsCallEveryVariantAtOnce) {
     for (const auto& f : failures[t]) ADD_FAILURE() << "thread " << t << ": " << f;
 }
 
+// Every device in turn, each variant called on each: the one-time state of a call (shared-memory
+// allowances, occupancy counts, resident clusters) is kept per device, so the second device is
+// set up as the first was. Needs two GPUs.
+TEST(ContractDevices, EveryVariantRunsOnEveryDevice) {
+  SMEMLAB_REQUIRE_GPU();
+  int devices = 0;
+  SMEMLAB_CUDA_CHECK(cudaGetDeviceCount(&devices));
+  if (devices < 2) GTEST_SKIP() << "needs two CUDA devices, found " << devices;
+  for (int device = 0; device < devices; ++device) {
+    SMEMLAB_CUDA_CHECK(cudaSetDevice(device));
+    const Stream stream;
+    const CublasHandle cublas;
+    for (const auto& id : gpu_variants()) {
+      std::string why;
+      const std::unique_ptr<Call> call = make_call(id, why);
+      if (call == nullptr) continue;
+      call->fill(7, stream.get());
+      call->run({stream.get(), cublas.get()});
+      EXPECT_EQ(call->check(stream.get()), "") << id << " on device " << device;
+    }
+  }
+  SMEMLAB_CUDA_CHECK(cudaSetDevice(0));
+}
+
 }  // namespace
