@@ -12,11 +12,11 @@
 #include <optional>
 
 #include "bench/bench.hpp"
-#include "bench/device_info.hpp"
 #include "bench/families.hpp"
 #include "bench/registry.hpp"
 #include "bench/report.hpp"
 #include "cli/progress_bar.hpp"
+#include "core/device_info.hpp"
 #include "explain/explain.hpp"
 #include "explain/measure.hpp"
 #include "smemlab/banks.hpp"

@@ -16,7 +16,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "bench/device_info.hpp"
+#include "core/device_info.hpp"
 #include "explain/resources.hpp"
 
 namespace smemlab::explain {
