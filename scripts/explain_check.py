@@ -10,6 +10,7 @@ stores from 1% above to 16% below (the hardware counts extra store wavefronts th
 do not explain; see tests/cpu/explain_test.cpp). Exits 77 (skipped) without a GPU or ncu, 1 on a mismatch.
 """
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -29,7 +30,9 @@ def main(binary):
     failures = checked = 0
     print(f"{'variant':<40}{'ld predicted':>14}{'ld measured':>14}{'st predicted':>14}{'st measured':>14}"
           f"{'cp predicted':>14}{'cp measured':>14}")
-    for variant in (line.split()[0] for line in listed.splitlines()):
+    # Each variant's line of the list starts with its id, family/name, at the first column.
+    variants = re.findall(r"^([a-z][a-z-]*/[A-Za-z0-9_./-]+)", listed, re.MULTILINE)
+    for variant in dict.fromkeys(variants):
         for dtype in ("float", "double", "bf16", "half", "tf32"):
             status, doc = explain(binary, variant, dtype)
             if status != 0 or doc["model"] is None:

@@ -12,11 +12,11 @@
 #include <optional>
 
 #include "bench/bench.hpp"
-#include "bench/device_info.hpp"
 #include "bench/families.hpp"
 #include "bench/registry.hpp"
 #include "bench/report.hpp"
 #include "cli/progress_bar.hpp"
+#include "core/device_info.hpp"
 #include "explain/explain.hpp"
 #include "explain/measure.hpp"
 #include "smemlab/banks.hpp"
@@ -251,7 +251,7 @@ const explain::ArchLimits& explain_arch(const Options& opt) {
   return explain::arch_limits(major, minor);
 }
 
-// CPU only.
+// On the CPU; --measure alone needs a GPU and Nsight Compute.
 int cmd_explain(const Options& opt, std::ostream& out) {
   const ExplainOptions& e = opt.explain;
   const VariantInfo variant = find_registered(e.variant);
@@ -261,8 +261,13 @@ int cmd_explain(const Options& opt, std::ostream& out) {
   require_format(e.format, {"table", "json"});
   const BenchFamily& family = find_family(variant.family);
   const Shape shape = family.canonical(parse_shape(e.size.empty() ? family.spec().explain_size : e.size));
+  const explain::ArchLimits& arch = explain_arch(opt);
+  const auto render = [&](const explain::Explanation& explanation) {
+    return e.format == "json" ? explain::render_json(explanation)
+                              : explain::render_text(explanation);
+  };
   if (!e.measure) {
-    out << explain::render(variant, shape, type, explain_arch(opt), e.format == "json");
+    out << render(explain::explain(variant, shape, type, arch));
     return 0;
   }
   if (variant.model == nullptr)
@@ -270,7 +275,9 @@ int cmd_explain(const Options& opt, std::ostream& out) {
   if (const std::string why = explain::why_cannot_measure(); !why.empty()) throw CudaError(why);
   const explain::Measurement measured =
       explain::measure(variant, shape, type, variant.model(shape, type), opt.device);
-  out << explain::render(variant, shape, type, explain_arch(opt), e.format == "json", &measured);
+  const std::optional<explain::StepResults> timed =
+      explain::time_steps(variant, shape, type, opt.device);
+  out << render(explain::explain(variant, shape, type, arch, &measured, timed ? &*timed : nullptr));
   return 0;
 }
 
@@ -333,8 +340,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   auto* warp = banks_cmd->add_option("--warp", opt.banks.warp, "Which warp --map draws")->capture_default_str();
   banks_cmd->add_option("--format", opt.banks.format, "table or json")->capture_default_str();
 
-  auto* explain_cmd =
-      app.add_subcommand("explain", "What a variant does to shared and global memory, predicted (CPU only)");
+  auto* explain_cmd = app.add_subcommand(
+      "explain", "What a variant does to shared and global memory, predicted, and what its step "
+                 "bought (on the CPU; --measure needs a GPU and Nsight Compute)");
   explain_cmd->add_option("variant", opt.explain.variant, "family/variant (see 'smemlab list')")->required();
   explain_cmd->add_option("--size", opt.explain.size, "Problem size (default: the family's middle size)");
   explain_cmd->add_option("--type", opt.explain.type, "Element type (default: the variant's first: float, or bf16 for tensor-matmul)");
@@ -342,7 +350,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
                           "Compute capability whose occupancy limits apply (default: the GPU's, or 9.0)");
   explain_cmd->add_option("--format", opt.explain.format, "table or json")->capture_default_str();
   explain_cmd->add_flag("--measure", opt.explain.measure,
-                        "Also run the kernel under Nsight Compute (ncu) and print the counters beside the model");
+                        "Needs a GPU and ncu on the PATH: run the kernel under Nsight Compute and "
+                        "print its counters beside the model, and time this step and the previous "
+                        "one on this GPU");
 
   try {
     try {

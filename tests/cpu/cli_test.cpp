@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "bench/device_info.hpp"
+#include "core/device_info.hpp"
 #include "support/run_cli.hpp"
 
 namespace {
