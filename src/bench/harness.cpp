@@ -301,22 +301,6 @@ std::size_t planned_rows(const BenchPlan& plan) {
   return rows;
 }
 
-namespace {
-
-class Stream {
- public:
-  Stream() { SMEMLAB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  ~Stream() { cudaStreamDestroy(stream_); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  [[nodiscard]] cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
-
-}  // namespace
-
 BenchReport run_bench(const BenchPlan& plan, int device_ordinal, const ProgressFn& progress) {
   BenchReport report;
   report.device = query_device(device_ordinal);

@@ -85,8 +85,8 @@ class MatmulCall : public Call {
     b_host_ = random_floats(b_.size(), seed + 1);
     SMEMLAB_CUDA_CHECK(cudaMemcpyAsync(a_.data(), a_host_.data(), a_.bytes(), cudaMemcpyHostToDevice, stream));
     SMEMLAB_CUDA_CHECK(cudaMemcpyAsync(b_.data(), b_host_.data(), b_.bytes(), cudaMemcpyHostToDevice, stream));
-    SMEMLAB_CUDA_CHECK(cudaMemsetAsync(c_.data(), 0xFF, c_.bytes(), stream));  // NaN
-    SMEMLAB_CUDA_CHECK(cudaMemsetAsync(workspace_.data(), 0xFF, workspace_.bytes(), stream));
+    c_.poison(stream);
+    workspace_.poison(stream);  // a workspace may hold anything
   }
   void run(const LaunchContext& ctx) override { matmul::gemm(variant_, args(), ctx); }
   std::string check(cudaStream_t stream) override {
@@ -128,8 +128,8 @@ class TensorCall : public Call {
     b_values_ = rounded(random_floats(b_.size(), seed + 1), b_stored_);
     SMEMLAB_CUDA_CHECK(cudaMemcpyAsync(a_.data(), a_stored_.data(), a_.bytes(), cudaMemcpyHostToDevice, stream));
     SMEMLAB_CUDA_CHECK(cudaMemcpyAsync(b_.data(), b_stored_.data(), b_.bytes(), cudaMemcpyHostToDevice, stream));
-    SMEMLAB_CUDA_CHECK(cudaMemsetAsync(c_.data(), 0xFF, c_.bytes(), stream));
-    SMEMLAB_CUDA_CHECK(cudaMemsetAsync(workspace_.data(), 0xFF, workspace_.bytes(), stream));
+    c_.poison(stream);
+    workspace_.poison(stream);
   }
   void run(const LaunchContext& ctx) override { tensor_matmul::gemm(variant_, args(), ctx); }
   std::string check(cudaStream_t stream) override {
@@ -177,8 +177,8 @@ class ReduceCall : public Call {
   void fill(unsigned seed, cudaStream_t stream) override {
     host_ = random_floats(kSumCount, seed);
     SMEMLAB_CUDA_CHECK(cudaMemcpyAsync(in_.data(), host_.data(), in_.bytes(), cudaMemcpyHostToDevice, stream));
-    SMEMLAB_CUDA_CHECK(cudaMemsetAsync(out_.data(), 0xFF, out_.bytes(), stream));
-    SMEMLAB_CUDA_CHECK(cudaMemsetAsync(workspace_.data(), 0xFF, workspace_.bytes(), stream));
+    out_.poison(stream);
+    workspace_.poison(stream);
   }
   void run(const LaunchContext& ctx) override {
     reduce::sum<float>(variant_, {in_.data(), kSumCount, out_.data(), workspace_.data()}, ctx);
@@ -208,7 +208,7 @@ class TransposeCall : public Call {
   void fill(unsigned seed, cudaStream_t stream) override {
     host_ = random_floats(in_.size(), seed);
     SMEMLAB_CUDA_CHECK(cudaMemcpyAsync(in_.data(), host_.data(), in_.bytes(), cudaMemcpyHostToDevice, stream));
-    SMEMLAB_CUDA_CHECK(cudaMemsetAsync(out_.data(), 0xFF, out_.bytes(), stream));
+    out_.poison(stream);
   }
   void run(const LaunchContext& ctx) override {
     const int ld_out = variant_.launch.copies ? kCols : kRows;
@@ -261,18 +261,6 @@ std::unique_ptr<Call> make_call(const std::string& id, std::string& why) {
 bool finishes_on_host(const std::string& id) {
   return id == "reduction/global_memory" || id == "reduction/shared_static" || id == "reduction/shared_dynamic";
 }
-
-class Stream {
- public:
-  Stream() { SMEMLAB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  ~Stream() { cudaStreamDestroy(stream_); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  [[nodiscard]] cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
 
 class Contract : public testing::TestWithParam<std::string> {};
 
