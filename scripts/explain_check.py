@@ -25,11 +25,11 @@ def main(binary):
     if shutil.which("ncu") is None or subprocess.run(["nvidia-smi"], capture_output=True).returncode != 0:
         print("explain_check: no GPU or no ncu: skipped")
         return 77
-    listed = subprocess.run([binary, "list"], capture_output=True, text=True, check=True).stdout
+    listed = subprocess.run([binary, "list", "--names"], capture_output=True, text=True, check=True).stdout
     failures = checked = 0
     print(f"{'variant':<40}{'ld predicted':>14}{'ld measured':>14}{'st predicted':>14}{'st measured':>14}"
           f"{'cp predicted':>14}{'cp measured':>14}")
-    for variant in (line.split()[0] for line in listed.splitlines()):
+    for variant in listed.split():
         for dtype in ("float", "double", "bf16", "half", "tf32"):
             status, doc = explain(binary, variant, dtype)
             if status != 0 or doc["model"] is None:

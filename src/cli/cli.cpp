@@ -16,6 +16,7 @@
 #include "bench/device_info.hpp"
 #include "bench/families.hpp"
 #include "bench/registry.hpp"
+#include "bench/listing.hpp"
 #include "bench/report.hpp"
 #include "cli/arguments.hpp"
 #include "cli/progress_bar.hpp"
@@ -66,6 +67,7 @@ struct Options {
   BanksOptions banks;
   ExplainOptions explain;
   std::vector<std::string> list_families;
+  bool list_names = false;
   std::string help_topic;  // `smemlab help bench`
   BenchRequest bench;  // its lists as typed until split_list
   std::string format;  // empty: the summary on standard output, or the file's own format
@@ -177,20 +179,11 @@ DeviceInfo require_device(int ordinal) {
 
 int cmd_list(Options opt, std::ostream& out) {
   opt.list_families = split_list(opt.list_families, "--family");
-  for (const auto& f : opt.list_families) (void)find_family(f);
-  // Without --family: the variants of a default run; a named family may be one outside it
+  // Without --family: the families of a default run; a named family may be one outside it
   // (the matmul-tiles sweep).
-  std::vector<VariantInfo> variants;
-  if (opt.list_families.empty()) variants = registered_variants();
-  for (const BenchFamily* f : families())
-    if (std::find(opt.list_families.begin(), opt.list_families.end(), f->name()) != opt.list_families.end())
-      for (const auto& v : f->variants()) variants.push_back(v);
-  std::size_t width = 0;
-  for (const auto& v : variants) width = std::max(width, v.id().size());
-  for (const auto& v : variants) {
-    const std::string from = tutorial_titles(v);
-    out << fmt::format("{:<{}}  {}{}\n", v.id(), width, v.description, from.empty() ? "" : " (from " + from + ")");
-  }
+  std::vector<const BenchFamily*> shown;
+  for (const auto& f : opt.list_families) shown.push_back(&find_family(f));
+  out << (opt.list_names ? list_names(shown) : render_list(shown));
   return 0;
 }
 
@@ -344,6 +337,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   auto* list = app.add_subcommand("list", "List the registered kernel variants");
   add.list(*list, "--family", opt.list_families, "Only these families (comma-separated)",
            family_takes);
+  list->add_flag("--names", opt.list_names,
+                 "Only the full names (family/variant), one a line, for scripts");
 
   auto* info = app.add_subcommand("info", "Describe the GPU: SMs, clocks, memory, peaks");
 

@@ -310,3 +310,88 @@ TEST(Cli, RepeatedOptionsKeepTheLastValueAndListsKeepEvery) {
   EXPECT_NE(run_cli({"bench", "--size", "64", "--size", "0"}).err.find("'0'"), std::string::npos);
 }
 
+namespace {
+
+void expect_fits(const std::string& text, const std::string& what) {
+  for (const auto& line : lines_of(text))
+    EXPECT_LE(smemlab::columns(line), 100U) << what << ": " << line;
+}
+
+}  // namespace
+
+// Each variant with its step, the descriptions wrapped within 100 columns; a description that
+// builds on an earlier step ("06 with ...") names a step shown before it in its family.
+TEST(CliList, FitsOneHundredColumnsAndShowsTheSteps) {
+  const Result all = run_cli({"list"});
+  ASSERT_EQ(all.status, 0);
+  expect_fits(all.out, "list");
+  EXPECT_NE(all.out.find("Not in a default run: matmul-tiles"), std::string::npos);
+  for (const smemlab::BenchFamily* f : smemlab::families()) {
+    const Result one = run_cli({"list", "--family", std::string(f->name())});
+    ASSERT_EQ(one.status, 0) << f->name();
+    expect_fits(one.out, std::string(f->name()));
+    if (f->spec().listing != nullptr) continue;
+    std::set<int> earlier;
+    for (const auto& v : f->variants()) {
+      const std::string step = v.step() ? fmt::format("{:02}", *v.step()) : "  ";
+      EXPECT_NE(one.out.find(step + "  " + v.id() + " "), std::string::npos) << v.id() << "\n"
+                                                                             << one.out;
+      EXPECT_NE(all.out.find(step + "  " + v.id() + " "), std::string::npos) << v.id();
+      const std::string_view d = v.description;
+      if (d.size() > 3 && std::isdigit(d[0]) && std::isdigit(d[1]) && d[2] == ' ') {
+        EXPECT_TRUE(earlier.contains(std::stoi(std::string(d.substr(0, 2)))))
+            << v.id() << ": " << d;
+      }
+      if (v.step()) earlier.insert(*v.step());
+    }
+  }
+}
+
+TEST(CliList, NamesAreOneFullNameALine) {
+  std::string expected;
+  for (const auto& v : smemlab::registered_variants()) expected += v.id() + "\n";
+  EXPECT_EQ(run_cli({"list", "--names"}).out, expected);
+  const Result tiles = run_cli({"list", "--family", "matmul-tiles", "--names"});
+  const auto names = lines_of(tiles.out);
+  EXPECT_EQ(names.size(), smemlab::find_family("matmul-tiles").variants().size());
+  // What scripts/gpu-check.sh takes: each configuration with raster group 8 and split-K of 3 and
+  // 64 slices and the last-wave split.
+  const std::regex sanitized(R"(.*/g8/(k3|k64|lw)$)");
+  EXPECT_EQ(std::count_if(names.begin(), names.end(),
+                          [&](const auto& n) { return std::regex_match(n, sanitized); }),
+            static_cast<long>(3 * smemlab::matmul::tile_configs().size()));
+}
+
+// The sweep's names are grouped by configuration, after a legend of every part of them; each
+// configuration's name says what its shape is.
+TEST(CliList, TheTileSweepIsGroupedWithALegend) {
+  const Result r = run_cli({"list", "--family", "matmul-tiles"});
+  ASSERT_EQ(r.status, 0);
+  EXPECT_LT(lines_of(r.out).size(), 100U);
+  for (const char* part : {"BMxBNxBK ", "sS ", "wWMxWN ", "tTMxTN ", "_zz ", "_b1 ", "g0 ", "g8 ",
+                           "k1 ", "kN ", "lw ", "align-b "})
+    EXPECT_NE(r.out.find(std::string("\n  ") + part), std::string::npos)
+        << part << " has no legend";
+  const std::regex config_form(R"((\d+)x(\d+)x(\d+)_s(\d+)_w(\d+)x(\d+)_t(\d+)x(\d+)(_zz)?(_b1)?)");
+  for (const auto config : smemlab::matmul::tile_configs()) {
+    std::smatch m;
+    const std::string name(config);
+    ASSERT_TRUE(std::regex_match(name, m, config_form))
+        << name << " has a part the legend does not explain";
+    const auto t = smemlab::matmul::tile_shape(config);
+    const auto at = [&](int i) { return std::stoi(m[i]); };
+    EXPECT_EQ(at(1), t.bm) << name;
+    EXPECT_EQ(at(2), t.bn) << name;
+    EXPECT_EQ(at(3), t.bk) << name;
+    EXPECT_EQ(at(4), t.stages) << name;
+    EXPECT_EQ(32 * (t.bm / at(5)) * (t.bn / at(6)), t.threads) << name;  // warps of WM x WN
+    EXPECT_EQ(at(5) * at(6), 32 * at(7) * at(8)) << name;                // lanes of TM x TN
+    if (m[10].matched) {
+      EXPECT_EQ(t.blocks_per_sm, 1) << name;
+    }
+    EXPECT_NE(r.out.find(fmt::format("\n{}: {} threads, {} per SM\n", name, t.threads,
+                                     smemlab::count_of(t.blocks_per_sm, "block"))),
+              std::string::npos)
+        << name;
+  }
+}
