@@ -25,7 +25,8 @@ def main(binary):
     if shutil.which("ncu") is None or subprocess.run(["nvidia-smi"], capture_output=True).returncode != 0:
         print("explain_check: no GPU or no ncu: skipped")
         return 77
-    listed = subprocess.run([binary, "list", "--names"], capture_output=True, text=True, check=True).stdout
+    listed = subprocess.run([binary, "list", "--names"], capture_output=True, text=True,
+                            check=True).stdout
     failures = checked = 0
     print(f"{'variant':<40}{'ld predicted':>14}{'ld measured':>14}{'st predicted':>14}{'st measured':>14}"
           f"{'cp predicted':>14}{'cp measured':>14}")

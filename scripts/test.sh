@@ -1,8 +1,41 @@
 #!/usr/bin/env bash
 # Installs the Debian packages it needs (as root), configures, builds and runs every test.
-# Without a GPU the gpu-labelled tests report "skipped", never "passed".
+# Each test's line goes to a log in the build folder; what is printed last is what failed, why
+# tests were skipped (without a GPU the gpu-labelled tests report "skipped", never "passed") and
+# one line of counts. Other arguments go to ctest (say -L cpu, or -R Banks).
+#   scripts/test.sh [--sanitize] [ctest arguments...]
+# --sanitize: the host code built with AddressSanitizer and UndefinedBehaviorSanitizer in its own
+# folder (build-sanitize/), and the CPU tests run there.
 set -euo pipefail
+sanitize=0
+if [ "${1:-}" = "--sanitize" ]; then
+  sanitize=1
+  shift
+  export SMEMLAB_BUILD_DIR=${SMEMLAB_BUILD_DIR:-$(cd "$(dirname "$0")/.." && pwd)/build-sanitize}
+fi
 source "$(dirname "$0")/lib.sh"
 smemlab_install_deps
-smemlab_build
-ctest --test-dir "$smemlab_build_dir" --output-on-failure -j "$(nproc)" "$@"
+ctest_args=("$@")
+if [ $sanitize -eq 1 ]; then
+  flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+  smemlab_build "-DCMAKE_CXX_FLAGS=$flags" \
+    "-DCMAKE_EXE_LINKER_FLAGS=$flags" "-DCMAKE_SHARED_LINKER_FLAGS=$flags"
+  # The CUDA runtime maps memory where ASan keeps its shadow's gap, and keeps allocations for
+  # the process's life.
+  export ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1
+  ctest_args=(-L cpu "${ctest_args[@]}")
+else
+  smemlab_build
+fi
+log="$smemlab_build_dir/ctest.log"
+junit="$smemlab_build_dir/ctest-junit.xml"
+echo "smemlab: running the tests (each test's result: $log)"
+status=0
+ctest --test-dir "$smemlab_build_dir" --output-on-failure --output-junit "$junit" \
+  -j "$(nproc)" "${ctest_args[@]}" >"$log" 2>&1 || status=$?
+if [ ! -s "$junit" ]; then
+  tail -n 40 "$log"
+  exit $((status == 0 ? 1 : status))
+fi
+python3 "$smemlab_root/scripts/ctest_summary.py" "$junit" || status=$((status == 0 ? 1 : status))
+exit $status

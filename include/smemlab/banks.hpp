@@ -36,10 +36,14 @@ class ExpressionError : public UsageError {
 };
 
 // An integer expression of tx, ty, tz with + - * / % << >> & | ^ ~ ( ) and decimal constants,
-// C precedence, 64-bit arithmetic.
+// C precedence, 64-bit arithmetic. At most kMaxLength characters, with parentheses and unary
+// operators nested at most kMaxNesting deep: limits that keep the parser's and evaluator's
+// recursion far inside any thread's stack.
 class Expression {
  public:
-  // Throws ExpressionError pointing at the mistake.
+  static constexpr std::size_t kMaxLength = 4096;
+  static constexpr int kMaxNesting = 256;
+  // Throws ExpressionError pointing at the mistake, or at the limit exceeded.
   static Expression parse(std::string_view text);
   // Throws UsageError on division by zero or an out-of-range shift.
   [[nodiscard]] std::int64_t eval(std::int64_t tx, std::int64_t ty, std::int64_t tz) const;

@@ -1,5 +1,6 @@
 #pragma once
-// Owning device allocation: freed on scope exit, move-only, with checked host transfers.
+// Owning device allocation: freed on scope exit, move-only, with checked host transfers; and an
+// owning stream.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -58,6 +59,19 @@ class DeviceBuffer {
   }
   T* data_ = nullptr;
   std::size_t count_ = 0;
+};
+
+// An owning non-blocking stream, destroyed on scope exit; neither copied nor moved.
+class Stream {
+ public:
+  Stream() { SMEMLAB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  ~Stream() { cudaStreamDestroy(stream_); }  // no throw from a destructor
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  [[nodiscard]] cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
 };
 
 }  // namespace smemlab

@@ -63,9 +63,14 @@ template <class T>
 }
 
 // Runs a device variant on ctx.stream. The workspace holds at least workspace_bytes<T>(n)
-// bytes and must be zero-filled before its first use by the "single_pass" variant, which keeps
-// a counter there and leaves it zero. Throws std::invalid_argument for a host-only variant or
-// missing workspace.
+// bytes of device memory, any content on entry: scratch, reusable by the next call on the same
+// stream ("single_pass" keeps a counter there and zeroes it itself, with a 4-byte
+// cudaMemsetAsync on the stream). Throws, before any work is queued, std::invalid_argument for
+// a host-only variant, a missing workspace or a null pointer, and for the variants that add on
+// the host (global_memory, shared_static, shared_dynamic: they wait for the stream) while the
+// stream is being captured into a CUDA graph; and CudaError (smemlab/error.hpp) naming this
+// routine when a CUDA call fails. Safe to call from several threads at once, each with its own
+// stream and workspace, and to capture into a graph: docs/library-contract.md.
 template <class T>
 void sum(const ReduceVariant& variant, const Args<T>& args, const LaunchContext& ctx);
 

@@ -47,6 +47,11 @@ using TensorVariant = Variant<Launch>;
 [[nodiscard]] bool device_supported();
 
 // Validates the arguments, then launches the variant asynchronously on ctx.stream.
+// Throws, before any work is queued, std::invalid_argument for bad arguments (a workspace
+// too small included); and
+// CudaError (smemlab/error.hpp) naming this routine when a CUDA or cuBLAS call fails. Safe to
+// call from several threads at once, each with its own stream and workspace, and to capture
+// into a CUDA graph: docs/library-contract.md.
 void gemm(const TensorVariant& variant, const GemmArgs& args, const LaunchContext& ctx);
 
 // Rows of A and B can be copied 16 bytes at a time: aligned bases, and leading dimensions
@@ -56,19 +61,6 @@ void gemm(const TensorVariant& variant, const GemmArgs& args, const LaunchContex
 // their rows are not 16-byte aligned, and for tf32 for B's transpose (the wgmma steps read B
 // K-major in tf32); 0 for aligned bf16 or half operands.
 [[nodiscard]] std::size_t workspace_bytes(const GemmArgs& args);
-
-// The autotuned variant's choice for a shape on the current device: a tile configuration by
-// name and the raster group; `explain` and the tests read it.
-struct TileChoice {
-  std::string_view config;
-  int group = 0;  // raster group in block-rows; 0: row-major block order
-};
-[[nodiscard]] TileChoice choose_tiles(int m, int n, int k, int sms);
-
-// The clusters step's cluster shape for an m x n output with this many clusters resident: 2
-// (clusters of two blocks on vertically adjacent tiles, B's tile multicast to both) where each
-// cluster walks at least 5 pairs of tiles, else 1 (single blocks).
-[[nodiscard]] int cluster_rows(int m, int n, int resident_clusters);
 
 // Largest accepted ||C - C_ref||_F / ||C_ref||_F against an FP64 product of the same inputs,
 // for inputs of this type and a product of depth k; the definition explains the error model.

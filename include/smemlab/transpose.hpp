@@ -53,6 +53,10 @@ template <class T>
 [[nodiscard]] const TransposeVariant& find(std::string_view name);
 
 // Validates, then launches asynchronously on ctx.stream.
+// Throws, before any work is queued, std::invalid_argument for bad arguments; and
+// CudaError (smemlab/error.hpp) naming this routine when a CUDA or cuBLAS call fails. Safe to
+// call from several threads at once, each with its own stream and workspace, and to capture
+// into a CUDA graph: docs/library-contract.md.
 template <class T>
 void run(const TransposeVariant& variant, const Args<T>& args, const LaunchContext& ctx);
 

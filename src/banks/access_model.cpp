@@ -7,8 +7,10 @@ namespace smemlab {
 
 CountedAccess counted_access(std::string what, std::string op, const std::string& expression,
                              banks::Block block, int width, double per_block) {
-  return {std::move(what), std::move(op), {banks::Expression::parse(expression), block, width, false, 0},
-          per_block};
+  // The instruction follows from op ("ld" or "st"), so the two cannot disagree.
+  const banks::Instruction instruction = banks::parse_instruction(op);
+  return {std::move(what), std::move(op),
+          {banks::Expression::parse(expression), block, width, false, 0, instruction}, per_block};
 }
 
 CountedAccess counted_access(std::string what, const banks::Instruction& instruction, const std::string& expression,

@@ -13,7 +13,7 @@
 //   one per half-warp), provided no 4 consecutive lanes ask for more than two distinct words:
 //   tx%4 (each quarter lanes 0-3 and 4-7 both reading words 0-3) takes 4 wavefronts where
 //   (tx/2)%4 (the same words, lanes 0-1, 2-3, ... sharing) takes 2. That proviso is the
-//   simplest rule that fits the 94 measured patterns, not a documented hardware fact.
+//   simplest rule that fits the measured patterns, not a documented hardware fact.
 // Tensor-core era instructions, measured the same way:
 // - ldmatrix / stmatrix (.x1, .x2, .x4, with or without .trans): lanes 0..8N-1 give the rows of
 //   N 8x8 matrices, 16 bytes each; each matrix is a phase of its own, never merged with another
@@ -32,6 +32,7 @@
 #include <map>
 #include <set>
 
+#include "banks/broadcasts.hpp"
 #include "smemlab/banks.hpp"
 
 namespace smemlab::banks {
@@ -119,6 +120,14 @@ std::int64_t address_of(const Access& a, int linear, int warp, int lane) {
     throw fail(fmt::format("beyond the {} KiB of shared memory a block can have", kMaxSharedBytes / 1024));
   // The swizzle moves whole 16-byte chunks within 8 x 128 bytes: alignment and bounds hold.
   return swizzled(address, a.swizzle);
+}
+
+// Byte addresses of the first `lanes` lanes of `warp`.
+std::vector<std::int64_t> warp_addresses(const Access& a, int warp, int lanes) {
+  std::vector<std::int64_t> address(static_cast<std::size_t>(lanes));
+  for (int lane = 0; lane < lanes; ++lane)
+    address[static_cast<std::size_t>(lane)] = address_of(a, warp * kWarp + lane, warp, lane);
+  return address;
 }
 
 }  // namespace
@@ -236,9 +245,7 @@ Analysis analyze(const Access& a) {
   for (int warp = 0; warp * kWarp < threads; ++warp) {
     const int lanes = std::min({kWarp, threads - warp * kWarp, a.instruction.address_lanes()});
     WarpResult w{warp, lanes, 0, 0, 1, {}, {}};
-    std::vector<std::int64_t> address(static_cast<std::size_t>(w.active_lanes));
-    for (int lane = 0; lane < w.active_lanes; ++lane)
-      address[static_cast<std::size_t>(lane)] = address_of(a, warp * kWarp + lane, warp, lane);
+    const std::vector<std::int64_t> address = warp_addresses(a, warp, w.active_lanes);
     const std::set<std::int64_t> distinct(address.begin(), address.end());
     w.ideal = std::max(1, static_cast<int>((static_cast<int>(distinct.size()) * a.width + 127) / 128));
     std::vector<std::vector<int>> phases;
@@ -291,6 +298,35 @@ Analysis analyze(const Access& a) {
   }
   return result;
 }
+
+namespace detail {
+
+std::vector<Broadcast> broadcasts(const Access& a, const WarpResult& w) {
+  std::vector<Broadcast> out;
+  if (a.instruction.op == Op::cp_async_cg) return out;
+  const std::vector<std::int64_t> address = warp_addresses(a, w.warp, w.active_lanes);
+  const int words = std::max(1, a.width / kBankBytes);
+  for (std::size_t p = 0; p < w.phases.size(); ++p) {
+    const Phase& phase = w.phases[p];
+    std::map<std::int64_t, std::vector<int>> readers;  // word -> the lanes asking for it
+    for (int lane = phase.first_lane; lane < phase.first_lane + phase.lanes; ++lane) {
+      const std::int64_t first_word = address[static_cast<std::size_t>(lane)] / kBankBytes;
+      for (int i = 0; i < words; ++i) readers[first_word + i].push_back(lane);
+    }
+    for (const auto& [word, lanes] : readers) {
+      if (lanes.size() < 2) continue;
+      // The grid shows a word's first lane in the wavefront that serves it; a lane asks a
+      // bank for one word at most, so that lane finds the row.
+      const auto bank = static_cast<std::size_t>(word % kBanks);
+      for (std::size_t k = 0; k < phase.grid.size(); ++k)
+        if (phase.grid[k][bank] == lanes.front())
+          out.push_back({static_cast<int>(p), static_cast<int>(k), static_cast<int>(bank), lanes});
+    }
+  }
+  return out;
+}
+
+}  // namespace detail
 
 std::string_view split_reason(Split split) {
   switch (split) {

@@ -23,6 +23,16 @@ struct Expression::Node {
 
 namespace {
 
+// Text as a terminal shows it: bytes outside printable ASCII written as \xNN.
+std::string printable(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    out += byte >= 0x20 && byte < 0x7f ? std::string(1, c) : fmt::format("\\x{:02x}", byte);
+  }
+  return out;
+}
+
 using NodePtr = std::shared_ptr<const Expression::Node>;
 using Node = Expression::Node;
 
@@ -31,10 +41,14 @@ class Parser {
   explicit Parser(std::string_view text) : text_(text) {}
 
   NodePtr parse() {
+    if (text_.size() > Expression::kMaxLength)
+      throw ExpressionError(fmt::format("invalid expression: {} characters, more than the {} allowed",
+                                        text_.size(), Expression::kMaxLength),
+                            Expression::kMaxLength + 1);
     NodePtr root = parse_level(0);
     skip_space();
     if (pos_ < text_.size())
-      fail(fmt::format("unexpected '{}' after a complete expression", text_[pos_]));
+      fail(fmt::format("unexpected '{}' after a complete expression", printable(text_.substr(pos_, 1))));
     return root;
   }
 
@@ -50,7 +64,15 @@ class Parser {
   }};
 
   [[noreturn]] void fail(const std::string& why) const {
-    throw ExpressionError(fmt::format("invalid expression '{}' at column {}: {}", text_, pos_ + 1, why),
+    // A long expression is quoted around the mistake, so that the message stays one short line.
+    constexpr std::size_t kQuoted = 60;
+    std::string quoted(text_);
+    if (text_.size() > kQuoted) {
+      const std::size_t from = pos_ > kQuoted / 2 ? pos_ - kQuoted / 2 : 0;
+      quoted = (from > 0 ? "..." : "") + std::string(text_.substr(from, kQuoted)) +
+               (from + kQuoted < text_.size() ? "..." : "");
+    }
+    throw ExpressionError(fmt::format("invalid expression '{}' at column {}: {}", printable(quoted), pos_ + 1, why),
                           pos_ + 1);
   }
 
@@ -83,9 +105,25 @@ class Parser {
     }
   }
 
+  // Counts one level of nesting (a parenthesis or a unary operator) while it lives.
+  class Nested {
+   public:
+    explicit Nested(Parser& parser) : parser_(parser) {
+      if (++parser_.nesting_ > Expression::kMaxNesting)
+        parser_.fail(fmt::format("nested more than {} deep", Expression::kMaxNesting));
+    }
+    ~Nested() { --parser_.nesting_; }
+    Nested(const Nested&) = delete;
+    Nested& operator=(const Nested&) = delete;
+
+   private:
+    Parser& parser_;
+  };
+
   NodePtr parse_unary() {
     skip_space();
     if (pos_ < text_.size() && (text_[pos_] == '-' || text_[pos_] == '+' || text_[pos_] == '~')) {
+      const Nested nested(*this);
       const char op = text_[pos_++];
       NodePtr operand = parse_unary();
       return std::make_shared<const Node>(Node{Node::Kind::unary, 0, 0, std::string(1, op), operand, nullptr});
@@ -98,6 +136,7 @@ class Parser {
     if (pos_ >= text_.size()) fail("expected a number, tx, ty, tz or '('");
     const char c = text_[pos_];
     if (c == '(') {
+      const Nested nested(*this);
       ++pos_;
       NodePtr inner = parse_level(0);
       skip_space();
@@ -111,7 +150,7 @@ class Parser {
       if (ec == std::errc::result_out_of_range) fail("number too large");
       pos_ = static_cast<std::size_t>(end - text_.data());
       if (pos_ < text_.size() && std::isalnum(static_cast<unsigned char>(text_[pos_])))
-        fail(fmt::format("unexpected '{}' in a number", text_[pos_]));
+        fail(fmt::format("unexpected '{}' in a number", printable(text_.substr(pos_, 1))));
       return std::make_shared<const Node>(Node{Node::Kind::constant, value, 0, {}, nullptr, nullptr});
     }
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
@@ -125,11 +164,12 @@ class Parser {
       fail(fmt::format("unknown name '{}' (use tx, ty, tz)", name));
     }
     if (c == ')') fail("unexpected ')'");
-    fail(fmt::format("unexpected '{}'", c));
+    fail(fmt::format("unexpected '{}'", printable(text_.substr(pos_, 1))));
   }
 
   std::string_view text_;
   std::size_t pos_ = 0;
+  int nesting_ = 0;
 };
 
 // A result that does not fit in 64 bits is an error, never a silently wrapped address.

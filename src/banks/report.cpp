@@ -10,6 +10,7 @@
 #include <regex>
 #include <set>
 
+#include "banks/broadcasts.hpp"
 #include "core/text.hpp"
 #include "smemlab/banks.hpp"
 
@@ -136,16 +137,25 @@ std::string render_json(const Access& access, const Analysis& analysis, int map_
                                   {"wavefronts", analysis.wavefronts()},
                                   {"ideal", analysis.ideal()}}}};
   if (map_warp >= 0) {
-    // Per phase of that warp: per wavefront, per bank, the lane served (null: none).
+    // Per phase of that warp: per wavefront, per bank, the lane served (null: none), and the
+    // cells whose word several lanes share (a broadcast), with all of those lanes.
+    const WarpResult& warp = analysis.warps.at(static_cast<std::size_t>(map_warp));
+    const std::vector<detail::Broadcast> shared = detail::broadcasts(access, warp);
     nlohmann::json map = nlohmann::json::array();
-    for (const auto& p : analysis.warps.at(static_cast<std::size_t>(map_warp)).phases) {
+    for (std::size_t i = 0; i < warp.phases.size(); ++i) {
+      const Phase& p = warp.phases[i];
       nlohmann::json grid = nlohmann::json::array();
       for (const auto& wavefront : p.grid) {
         nlohmann::json lanes = nlohmann::json::array();
         for (const int lane : wavefront) lanes.push_back(lane < 0 ? nlohmann::json() : nlohmann::json(lane));
         grid.push_back(lanes);
       }
-      map.push_back({{"first_lane", p.first_lane}, {"wavefronts", grid}});
+      nlohmann::json broadcasts = nlohmann::json::array();
+      for (const auto& b : shared)
+        if (b.phase == static_cast<int>(i))
+          broadcasts.push_back({{"wavefront", b.wavefront}, {"bank", b.bank}, {"lanes", b.lanes}});
+      map.push_back({{"first_lane", p.first_lane}, {"lanes", p.lanes}, {"wavefronts", grid},
+                     {"broadcasts", broadcasts}});
     }
     doc["map"] = {{"warp", map_warp}, {"phases", map}};
   }

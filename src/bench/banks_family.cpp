@@ -18,7 +18,7 @@ constexpr int kMaxStride = 256;
 
 std::vector<BenchRow> run(const BenchFamily& self, const Shape& shape, DType type,
                           std::span<const std::string_view> variant_names, const BenchContext& ctx) {
-  const int stride = static_cast<int>(shape.dims[0]);
+  const auto stride = static_cast<int>(count(shape));
   const int blocks = ctx.device.sms * kBlocksPerSm;
   const int threads_total = blocks * kThreads;
   DeviceBuffer<unsigned int> out(static_cast<std::size_t>(threads_total));

@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "bench/device_info.hpp"
+#include "core/device_info.hpp"
 #include "smemlab/dtype.hpp"
 #include "smemlab/shape.hpp"
 #include "smemlab/variant.hpp"

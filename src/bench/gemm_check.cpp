@@ -27,11 +27,7 @@ std::vector<float> gather_rows(const std::vector<float>& matrix, int cols, const
 
 }  // namespace
 
-GemmDims gemm_dims(const Shape& s) {
-  return {static_cast<int>(s.dims[0]), static_cast<int>(s.dims[1]), static_cast<int>(s.dims[2])};
-}
-
-std::string gemm_size_label(const GemmDims& d) {
+std::string gemm_size_label(const GemmShape& d) {
   if (d.m == d.n && d.n == d.k) return std::to_string(d.m);
   return fmt::format("{}x{}x{}", d.m, d.n, d.k);
 }

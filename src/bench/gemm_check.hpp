@@ -17,13 +17,8 @@
 
 namespace smemlab {
 
-// C is m x n, k deep.
-struct GemmDims {
-  int m, n, k;
-};
-[[nodiscard]] GemmDims gemm_dims(const Shape& shape);  // a canonical MxNxK shape
 // "N" for a cube, else "MxNxK": how the rows show a GEMM's size.
-[[nodiscard]] std::string gemm_size_label(const GemmDims& d);
+[[nodiscard]] std::string gemm_size_label(const GemmShape& d);
 
 class GemmReference {
  public:

@@ -136,6 +136,26 @@ Shape BenchFamily::canonical(const Shape& shape) const {
     if (d > spec_.max_dim)
       throw UsageError(fmt::format("{} size '{}': each dimension must be at most {}", name(), shape.label(),
                                    spec_.max_dim));
+  // Byte counts (elements of up to 16 bytes, read and written a few times) must stay exact in
+  // 64-bit integers: the largest operand may hold at most 2^56 elements.
+  constexpr int kMaxElementsLog2 = 56;
+  std::int64_t largest = 0;
+  switch (spec_.form) {
+    case SizeForm::count: largest = count(out); break;
+    case SizeForm::matrix: {
+      const MatrixShape size = matrix_shape(out);
+      largest = std::int64_t{size.rows} * size.cols;
+      break;
+    }
+    case SizeForm::gemm: {
+      const GemmShape g = gemm_shape(out);
+      largest = std::max({std::int64_t{g.m} * g.k, std::int64_t{g.k} * g.n, std::int64_t{g.m} * g.n});
+      break;
+    }
+  }
+  if (largest > (std::int64_t{1} << kMaxElementsLog2))
+    throw UsageError(fmt::format("{} size '{}': an operand of {} elements is more than 2^{}", name(), shape.label(),
+                                 largest, kMaxElementsLog2));
   return out;
 }
 
@@ -280,22 +300,6 @@ std::size_t planned_rows(const BenchPlan& plan) {
   for (const auto& item : plan.items) rows += item.sizes.size() * item.dtypes.size() * (item.variants.size() + 1);
   return rows;
 }
-
-namespace {
-
-class Stream {
- public:
-  Stream() { SMEMLAB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  ~Stream() { cudaStreamDestroy(stream_); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  [[nodiscard]] cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
-
-}  // namespace
 
 BenchReport run_bench(const BenchPlan& plan, int device_ordinal, const ProgressFn& progress) {
   BenchReport report;

@@ -13,6 +13,7 @@
 #include "bench/gemm_check.hpp"
 #include "bench/verify.hpp"
 #include "core/text.hpp"
+#include "matmul/tuning.hpp"
 #include "smemlab/cublas.hpp"
 #include "smemlab/device_buffer.hpp"
 #include "smemlab/error.hpp"
@@ -35,7 +36,7 @@ struct GemmCandidate {
 std::vector<BenchRow> run_gemm_candidates(std::string_view family, const Shape& shape,
                                           std::span<const GemmCandidate> gemms,
                                           const BenchContext& ctx) {
-  const GemmDims d = gemm_dims(shape);
+  const GemmShape d = gemm_shape(shape);
   const auto mk = static_cast<std::size_t>(d.m) * d.k;
   const auto kn = static_cast<std::size_t>(d.k) * d.n;
   const auto mn = static_cast<std::size_t>(d.m) * d.n;
@@ -85,9 +86,10 @@ std::vector<BenchRow> run_gemm_candidates(std::string_view family, const Shape& 
 
 // A (MxK), B (KxN) and C (MxN) in float.
 std::size_t gemm_device_bytes(const Shape& shape, DType /*float*/) {
-  const auto m = static_cast<std::size_t>(shape.dims[0]);
-  const auto n = static_cast<std::size_t>(shape.dims[1]);
-  const auto k = static_cast<std::size_t>(shape.dims[2]);
+  const GemmShape g = gemm_shape(shape);
+  const auto m = static_cast<std::size_t>(g.m);
+  const auto n = static_cast<std::size_t>(g.n);
+  const auto k = static_cast<std::size_t>(g.k);
   return (m * k + k * n + m * n) * sizeof(float);
 }
 

@@ -37,10 +37,11 @@ class SumRun {
     return T{};
   }
 
-  // One run read back: the workspace zeroed first (as single_pass requires), the output poisoned.
+  // One run read back: the workspace filled with garbage first (it is scratch), the output
+  // poisoned.
   T result(const reduce::ReduceVariant& v) {
     if (reduce::ops<T>(v).host != nullptr) return launch(v);
-    SMEMLAB_CUDA_CHECK(cudaMemsetAsync(workspace_.data(), 0, workspace_.bytes(), stream_));
+    SMEMLAB_CUDA_CHECK(cudaMemsetAsync(workspace_.data(), 0xFF, workspace_.bytes(), stream_));
     out_.poison(stream_);
     launch(v);
     std::vector<T> got(1);
@@ -61,8 +62,8 @@ class SumRun {
 template <class T>
 std::vector<BenchRow> run_typed(const Shape& shape, std::span<const std::string_view> variant_names,
                                 const BenchContext& ctx) {
-  const auto n = static_cast<std::size_t>(shape.dims[0]);
-  const std::string label = count_label(shape.dims[0]);
+  const auto n = static_cast<std::size_t>(count(shape));
+  const std::string label = count_label(count(shape));
   ctx.progress(fmt::format("reduction {} {}: inputs and reference", dtype_name(dtype_of<T>), label), false);
 
   DeviceBuffer<T> in(n);
@@ -151,7 +152,7 @@ const BenchFamily& reduction_family() {
        .variants = [] { return infos_of(reduce::variants()); },
        // The input, the copy that measures the ceiling (or global_memory's padded copy), partials.
        .device_bytes = [](const Shape& shape, DType type) {
-         return static_cast<std::size_t>(shape.dims[0]) * dtype_bytes(type) * 2 + (std::size_t{64} << 20);
+         return static_cast<std::size_t>(count(shape)) * dtype_bytes(type) * 2 + (std::size_t{64} << 20);
        },
        .run = [](const BenchFamily& /*self*/, const Shape& shape, DType type,
                  std::span<const std::string_view> names, const BenchContext& ctx) {

@@ -4,7 +4,7 @@
 #include <string_view>
 
 #include "bench/bench.hpp"
-#include "bench/device_info.hpp"
+#include "core/device_info.hpp"
 
 namespace smemlab {
 

@@ -28,7 +28,7 @@ std::vector<float> to_float(const DeviceBuffer<Storage>& device, std::size_t cou
 }
 
 template <class Storage>
-std::vector<BenchRow> run_typed(const BenchFamily& self, const GemmDims& d, DType type,
+std::vector<BenchRow> run_typed(const BenchFamily& self, const GemmShape& d, DType type,
                                 std::span<const std::string_view> names, const BenchContext& ctx) {
   const auto mk = static_cast<std::size_t>(d.m) * d.k;
   const auto kn = static_cast<std::size_t>(d.k) * d.n;
@@ -72,9 +72,10 @@ std::vector<BenchRow> run_typed(const BenchFamily& self, const GemmDims& d, DTyp
 
 // A and B in the input type, C in float, and the workspace of unaligned operands.
 std::size_t device_bytes(const Shape& shape, DType type) {
-  const auto m = static_cast<std::size_t>(shape.dims[0]);
-  const auto n = static_cast<std::size_t>(shape.dims[1]);
-  const auto k = static_cast<std::size_t>(shape.dims[2]);
+  const GemmShape g = gemm_shape(shape);
+  const auto m = static_cast<std::size_t>(g.m);
+  const auto n = static_cast<std::size_t>(g.n);
+  const auto k = static_cast<std::size_t>(g.k);
   return 2 * (m * k + k * n) * dtype_bytes(type) + m * n * sizeof(float) + (std::size_t{1} << 20);
 }
 
@@ -99,7 +100,7 @@ const BenchFamily& tensor_matmul_family() {
            throw UsageError(fmt::format("{} needs compute capability 8.0 or later (mma.sync with bf16, cp.async); "
                                         "{} is {}.{}",
                                         self.name(), ctx.device.name, ctx.device.cc_major, ctx.device.cc_minor));
-         const GemmDims d = gemm_dims(shape);
+         const GemmShape d = gemm_shape(shape);
          switch (type) {
            case DType::bf16: return run_typed<__nv_bfloat16>(self, d, type, names, ctx);
            case DType::f16: return run_typed<__half>(self, d, type, names, ctx);

@@ -35,8 +35,7 @@ std::size_t mismatches(const std::vector<T>& in, const std::vector<T>& out, int 
 template <class T>
 std::vector<BenchRow> run_typed(const Shape& shape, std::span<const std::string_view> variant_names,
                                 const BenchContext& ctx) {
-  const int rows = static_cast<int>(shape.dims[0]);
-  const int cols = static_cast<int>(shape.dims[1]);
+  const auto [rows, cols] = matrix_shape(shape);
   const std::string label = rows == cols ? std::to_string(rows) : fmt::format("{}x{}", rows, cols);
   const std::size_t count = static_cast<std::size_t>(rows) * cols;
   ctx.progress(fmt::format("transpose {} {}: inputs", dtype_name(dtype_of<T>), label), false);
@@ -89,7 +88,8 @@ const BenchFamily& transpose_family() {
        .variants = [] { return infos_of(transpose::variants()); },
        // The input, the output and the copy ceiling's destination.
        .device_bytes = [](const Shape& shape, DType type) {
-         return static_cast<std::size_t>(shape.dims[0]) * static_cast<std::size_t>(shape.dims[1]) * dtype_bytes(type) * 3;
+         const MatrixShape size = matrix_shape(shape);
+         return static_cast<std::size_t>(size.rows) * static_cast<std::size_t>(size.cols) * dtype_bytes(type) * 3;
        },
        .run = [](const BenchFamily& /*self*/, const Shape& shape, DType type,
                  std::span<const std::string_view> names, const BenchContext& ctx) {

@@ -13,13 +13,13 @@
 #include <type_traits>
 
 #include "bench/bench.hpp"
-#include "bench/device_info.hpp"
 #include "bench/families.hpp"
 #include "bench/registry.hpp"
 #include "bench/listing.hpp"
 #include "bench/report.hpp"
 #include "cli/arguments.hpp"
 #include "cli/progress_bar.hpp"
+#include "core/device_info.hpp"
 #include "core/text.hpp"
 #include "explain/explain.hpp"
 #include "explain/measure.hpp"
@@ -234,8 +234,7 @@ int cmd_bench(const Options& opt, std::ostream& out, std::ostream& err, bool err
 int cmd_sum(const Options& opt, std::ostream& out) {
   const auto count = [&] {
     try {
-      const Shape shape = parse_shape(opt.sum.count);
-      if (shape.dims.size() == 1) return shape.dims[0];
+      return smemlab::count(parse_shape(opt.sum.count));
     } catch (const UsageError&) {
     }
     throw UsageError(fmt::format("--count '{}': {}", opt.sum.count, kCountTakes));
@@ -295,7 +294,7 @@ const explain::ArchLimits& explain_arch(const Options& opt) {
   return explain::arch_limits(major, minor);
 }
 
-// CPU only.
+// On the CPU; --measure alone needs a GPU and Nsight Compute.
 int cmd_explain(const Options& opt, std::ostream& out) {
   const ExplainOptions& e = opt.explain;
   const VariantInfo variant = find_registered(e.variant);
@@ -305,8 +304,13 @@ int cmd_explain(const Options& opt, std::ostream& out) {
   require_format(e.format, {"table", "json"});
   const BenchFamily& family = find_family(variant.family);
   const Shape shape = family.canonical(parse_shape(e.size.empty() ? family.spec().explain_size : e.size));
+  const explain::ArchLimits& arch = explain_arch(opt);
+  const auto render = [&](const explain::Explanation& explanation) {
+    return e.format == "json" ? explain::render_json(explanation)
+                              : explain::render_text(explanation);
+  };
   if (!e.measure) {
-    out << explain::render(variant, shape, type, explain_arch(opt), e.format == "json");
+    out << render(explain::explain(variant, shape, type, arch));
     return 0;
   }
   if (variant.model == nullptr)
@@ -314,7 +318,9 @@ int cmd_explain(const Options& opt, std::ostream& out) {
   if (const std::string why = explain::why_cannot_measure(); !why.empty()) throw CudaError(why);
   const explain::Measurement measured =
       explain::measure(variant, shape, type, variant.model(shape, type), opt.device);
-  out << explain::render(variant, shape, type, explain_arch(opt), e.format == "json", &measured);
+  const std::optional<explain::StepResults> timed =
+      explain::time_steps(variant, shape, type, opt.device);
+  out << render(explain::explain(variant, shape, type, arch, &measured, timed ? &*timed : nullptr));
   return 0;
 }
 
@@ -408,8 +414,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   add.text(*banks_cmd, "--format", opt.banks.format, "table or json", "table or json")
       ->capture_default_str();
 
-  auto* explain_cmd =
-      app.add_subcommand("explain", "What a variant does to shared and global memory, predicted (CPU only)");
+  auto* explain_cmd = app.add_subcommand(
+      "explain", "What a variant does to shared and global memory, predicted, and what its step "
+                 "bought (on the CPU; --measure needs a GPU and Nsight Compute)");
   explain_cmd->add_option("variant", opt.explain.variant, "family/variant (see 'smemlab list')")->required();
   explain_cmd->add_option("--size", opt.explain.size, "Problem size (default: the family's middle size)");
   explain_cmd->add_option("--type", opt.explain.type, "Element type (default: the variant's first: float, or bf16 for tensor-matmul)");
@@ -417,7 +424,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
                           "Compute capability whose occupancy limits apply (default: the GPU's, or 9.0)");
   explain_cmd->add_option("--format", opt.explain.format, "table or json")->capture_default_str();
   explain_cmd->add_flag("--measure", opt.explain.measure,
-                        "Also run the kernel under Nsight Compute (ncu) and print the counters beside the model");
+                        "Needs a GPU and ncu on the PATH: run the kernel under Nsight Compute and "
+                        "print its counters beside the model, and time this step and the previous "
+                        "one on this GPU");
 
   auto* help = app.add_subcommand("help", "Show this help, or a subcommand's (smemlab help bench)");
   add.text(*help, "subcommand", opt.help_topic, "The subcommand whose help to show",

@@ -1,8 +1,12 @@
 #include "core/occupancy.hpp"
 
+#include "core/per_device.hpp"
+
 #include <map>
 #include <mutex>
+#include <set>
 #include <tuple>
+#include <utility>
 
 namespace smemlab::detail {
 
@@ -20,6 +24,17 @@ int resident_blocks(const void* kernel, int threads, std::size_t dynamic_smem) {
   const int blocks = std::max(per_sm, 1) * sm_count();
   cache.emplace(key, blocks);
   return blocks;
+}
+
+void allow_dynamic_smem(const void* kernel, std::size_t bytes) {
+  static std::mutex mutex;
+  static std::set<std::pair<int, const void*>> done;
+  int device = 0;
+  SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard lock(mutex);
+  if (done.contains({device, kernel})) return;
+  SMEMLAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  done.emplace(device, kernel);
 }
 
 }  // namespace smemlab::detail

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <climits>
 
 #include "smemlab/error.hpp"
 
@@ -51,6 +52,37 @@ Shape parse_shape(std::string_view text) {
     pos = end + 1;
   }
   return shape;
+}
+
+namespace {
+
+int int_dimension(const Shape& shape, std::size_t i) {
+  const std::int64_t d = shape.dims[i];
+  if (d > INT_MAX) throw UsageError(fmt::format("size '{}': {} exceeds {}", shape.label(), d, INT_MAX));
+  return static_cast<int>(d);
+}
+
+}  // namespace
+
+GemmShape gemm_shape(const Shape& shape) {
+  const std::size_t rank = shape.dims.size();
+  if (rank != 1 && rank != 3) throw UsageError(fmt::format("a matrix product's size is N or MxNxK, not '{}'", shape.label()));
+  if (rank == 1) {
+    const int n = int_dimension(shape, 0);
+    return {n, n, n};
+  }
+  return {int_dimension(shape, 0), int_dimension(shape, 1), int_dimension(shape, 2)};
+}
+
+MatrixShape matrix_shape(const Shape& shape) {
+  const std::size_t rank = shape.dims.size();
+  if (rank != 1 && rank != 2) throw UsageError(fmt::format("a matrix's size is N or RxC, not '{}'", shape.label()));
+  return {int_dimension(shape, 0), int_dimension(shape, rank - 1)};
+}
+
+std::int64_t count(const Shape& shape) {
+  if (shape.dims.size() != 1) throw UsageError(fmt::format("a count is one number, not '{}'", shape.label()));
+  return shape.dims[0];
 }
 
 }  // namespace smemlab

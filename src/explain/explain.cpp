@@ -7,11 +7,10 @@
 
 #include <algorithm>
 #include <array>
-#include <optional>
+#include <cmath>
 
 #include "explain/measure.hpp"
 #include "explain/resources.hpp"
-#include "smemlab/access_model.hpp"
 #include "smemlab/error.hpp"
 
 namespace smemlab::explain {
@@ -22,42 +21,49 @@ namespace {
 // block (from 8.0 on), resident threads and blocks per SM, registers per SM.
 constexpr int k64K = 65536;
 constexpr std::array kArchs{
-    ArchLimits{7, 0, 96 * 1024, 0, 2048, 32, k64K},      ArchLimits{7, 5, 64 * 1024, 0, 1024, 16, k64K},
-    ArchLimits{8, 0, 164 * 1024, 1024, 2048, 32, k64K},  ArchLimits{8, 6, 100 * 1024, 1024, 1536, 16, k64K},
-    ArchLimits{8, 7, 164 * 1024, 1024, 2048, 16, k64K},  ArchLimits{8, 9, 100 * 1024, 1024, 1536, 24, k64K},
-    ArchLimits{9, 0, 228 * 1024, 1024, 2048, 32, k64K},  ArchLimits{10, 0, 228 * 1024, 1024, 2048, 32, k64K},
+    ArchLimits{7, 0, 96 * 1024, 0, 2048, 32, k64K},
+    ArchLimits{7, 5, 64 * 1024, 0, 1024, 16, k64K},
+    ArchLimits{8, 0, 164 * 1024, 1024, 2048, 32, k64K},
+    ArchLimits{8, 6, 100 * 1024, 1024, 1536, 16, k64K},
+    ArchLimits{8, 7, 164 * 1024, 1024, 2048, 16, k64K},
+    ArchLimits{8, 9, 100 * 1024, 1024, 1536, 24, k64K},
+    ArchLimits{9, 0, 228 * 1024, 1024, 2048, 32, k64K},
+    ArchLimits{10, 0, 228 * 1024, 1024, 2048, 32, k64K},
     ArchLimits{12, 0, 100 * 1024, 1024, 1536, 32, k64K},
 };
 
-// Blocks of a kernel resident on one SM: the smallest of what each resource allows.
-struct Occupancy {
-  int blocks = 0;
-  int by_registers = -1;  // -1: the kernel's registers are not known
-  int by_smem = 0;
-  int by_threads = 0;
-  int by_blocks = 0;
-  std::string bound_by;   // the resources that allow no more than `blocks`
-  std::optional<CompiledKernel> kernel;  // as compiled, the instantiation with the most registers
-};
+// ---- Computing ----
 
-Occupancy occupancy(const AccessModel& m, const ArchLimits& arch) {
-  Occupancy o;
-  o.by_smem = m.smem_bytes == 0 ? arch.max_blocks_per_sm
-                                : static_cast<int>(arch.smem_per_sm / (m.smem_bytes + arch.smem_reserved_per_block));
+// The compiled instantiations the model's kernel name starts, for the architecture (else any
+// built), one per name, the one with the most registers first: occupancy takes it.
+std::vector<CompiledKernel> instantiations(const AccessModel& m, const ArchLimits& arch) {
+  auto kernels = compiled_kernels(m.kernel, fmt::format("sm_{}{}", arch.cc_major, arch.cc_minor));
+  if (kernels.empty()) kernels = compiled_kernels(m.kernel, "");  // built for another architecture
+  std::stable_sort(kernels.begin(), kernels.end(),
+                   [](const auto& a, const auto& b) { return a.registers > b.registers; });
+  std::vector<CompiledKernel> unique;
+  for (const auto& k : kernels)
+    if (std::none_of(unique.begin(), unique.end(), [&](const auto& u) { return u.name == k.name; }))
+      unique.push_back(k);
+  return unique;
+}
+
+Occupancy occupancy(const AccessModel& m, const ArchLimits& arch,
+                    const std::optional<CompiledResources>& compiled) {
+  Occupancy o{};
+  o.arch = arch;
+  o.by_smem =
+      m.smem_bytes == 0
+          ? arch.max_blocks_per_sm
+          : static_cast<int>(arch.smem_per_sm / (m.smem_bytes + arch.smem_reserved_per_block));
   o.by_threads = arch.max_threads_per_sm / m.block.threads();
   o.by_blocks = arch.max_blocks_per_sm;
-  const std::string sm = fmt::format("sm_{}{}", arch.cc_major, arch.cc_minor);
-  auto kernels = compiled_kernels(m.kernel, sm);
-  if (kernels.empty()) kernels = compiled_kernels(m.kernel, "");  // built for another architecture
-  for (const auto& k : kernels)
-    if (!o.kernel || k.registers > o.kernel->registers) o.kernel = k;
-  if (o.kernel) {
+  if (compiled) {
     const int warps = (m.block.threads() + 31) / 32;
-    const int per_warp = (o.kernel->registers * 32 + 255) / 256 * 256;
+    const int per_warp = (compiled->registers * 32 + 255) / 256 * 256;
     o.by_registers = arch.registers_per_sm / (per_warp * warps);
   }
-  o.blocks = std::min({o.by_smem, o.by_threads, o.by_blocks});
-  if (o.by_registers >= 0) o.blocks = std::min(o.blocks, o.by_registers);
+  o.blocks = std::min({o.by_smem, o.by_threads, o.by_blocks, o.by_registers.value_or(o.by_blocks)});
   std::vector<std::string_view> binding;
   if (o.by_registers == o.blocks) binding.push_back("registers");
   if (o.by_smem == o.blocks) binding.push_back("shared memory");
@@ -67,13 +73,429 @@ Occupancy occupancy(const AccessModel& m, const ArchLimits& arch) {
   return o;
 }
 
+std::array<int, 3> dims(const banks::Block& b) { return {b.x, b.y, b.z}; }
+
+AccessLine access_line(const CountedAccess& a, double blocks) {
+  const banks::Analysis an = banks::analyze(a.access);
+  const auto warps = static_cast<double>(an.warps.size());
+  return {.what = a.what,
+          .op = a.op,
+          .instruction = a.access.instruction.name(),
+          .expression = a.access.expression.text(),
+          .block = dims(a.access.block),
+          .width = a.access.width,
+          .per_block = a.per_block,
+          .wavefronts_per_warp = static_cast<double>(an.wavefronts()) / warps,
+          .ideal_per_warp = static_cast<double>(an.ideal()) / warps,
+          .total_wavefronts = static_cast<double>(an.wavefronts()) * a.per_block * blocks};
+}
+
+ModelExplanation model_explanation(const AccessModel& m, const ArchLimits& arch) {
+  ModelExplanation out;
+  const std::vector<CompiledKernel> kernels = instantiations(m, arch);
+  if (kernels.empty()) {
+    // Not compiled in this build: the model's own name, without the argument list it opens.
+    out.kernel = m.kernel.ends_with('(') ? m.kernel.substr(0, m.kernel.size() - 1) : m.kernel;
+  } else {
+    const CompiledKernel& k = kernels.front();
+    out.kernel = k.name;
+    out.compiled =
+        CompiledResources{k.arch, k.registers, k.static_smem, k.stack_bytes, k.spill_bytes};
+    for (auto it = kernels.begin() + 1; it != kernels.end(); ++it)
+      out.other_kernels.push_back(it->name);
+  }
+  out.block = dims(m.block);
+  out.smem_bytes = m.smem_bytes;
+  out.dynamic_smem = m.dynamic_smem;
+  out.blocks = m.blocks;
+  out.per_tile = m.per_tile;
+  out.occupancy = occupancy(m, arch, out.compiled);
+  for (const auto& a : m.accesses) out.accesses.push_back(access_line(a, m.blocks));
+  out.predicted = predict(m);
+  out.global_bytes = m.global_bytes;
+  out.flops = m.flops;
+  out.traffic = m.traffic;
+  out.notes = m.notes;
+  return out;
+}
+
+MeasuredExplanation measured_explanation(const ModelExplanation& model, const Measurement& m) {
+  // A model counted per block is scaled to the blocks the measured launch had.
+  const double scale =
+      !model.per_tile && m.grid_blocks > 0 && model.blocks > 0 ? m.grid_blocks / model.blocks : 1.0;
+  const Prediction& p = model.predicted;
+  const auto scaled = [&](long long count) { return static_cast<double>(count) * scale; };
+  const int warps = (model.block[0] * model.block[1] * model.block[2] + 31) / 32;
+  const int max_warps = model.occupancy.arch.max_threads_per_sm / 32;
+  MeasuredExplanation out;
+  out.kernel = m.kernel;
+  out.grid_blocks = m.grid_blocks;
+  out.model_scale = scale;
+  out.ld_wavefronts = {scaled(p.ld_wavefronts), m.ld_wavefronts};
+  out.st_wavefronts = {scaled(p.st_wavefronts), m.st_wavefronts};
+  out.cp_wavefronts = {scaled(p.cp_wavefronts), m.cp_wavefronts};
+  out.bank_conflicts = {scaled(p.ld_wavefronts - p.ld_ideal + p.st_wavefronts - p.st_ideal),
+                        m.ld_conflicts + m.st_conflicts};
+  out.bytes = {model.global_bytes, m.dram_bytes};
+  out.occupancy_pct = {100.0 * model.occupancy.blocks * warps / max_warps,
+                       m.achieved_occupancy_pct};
+  out.top_stalls = m.stalls;
+  out.within_tolerance =
+      within_tolerance(out.ld_wavefronts.predicted, out.ld_wavefronts.measured,
+                       out.st_wavefronts.predicted, out.st_wavefronts.measured) &&
+      copies_within_tolerance(out.cp_wavefronts.predicted, out.cp_wavefronts.measured);
+  return out;
+}
+
+// ---- Text ----
+
+constexpr std::size_t kLabel = 15;  // the column where a field's text starts
+
+// Columns on a terminal: UTF-8 continuation bytes take none.
+std::size_t columns(std::string_view text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+// `first`, then `text` wrapped at spaces within kTextColumns; later lines start at column
+// `indent`. A word too long for a line is cut.
+std::string wrap(std::string_view first, std::string_view text, std::size_t indent) {
+  std::string out(first);
+  std::string line(first);
+  bool line_has_words = false;
+  const auto finish_line = [&] {
+    out += '\n';
+    line.assign(indent, ' ');
+    out += line;
+    line_has_words = false;
+  };
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t end = std::min(text.find(' ', pos), text.size());
+    std::string_view word = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (word.empty()) continue;
+    if (line_has_words && columns(line) + 1 + columns(word) > kTextColumns) finish_line();
+    if (line_has_words) {
+      out += ' ';
+      line += ' ';
+    }
+    while (columns(line) + columns(word) > kTextColumns) {
+      // Cut at a character boundary.
+      std::size_t room = kTextColumns - columns(line);
+      std::size_t cut = 0;
+      for (std::size_t seen = 0; cut < word.size(); ++cut) {
+        if ((static_cast<unsigned char>(word[cut]) & 0xC0) != 0x80 && seen++ == room) break;
+      }
+      out += word.substr(0, cut);
+      word.remove_prefix(cut);
+      finish_line();
+    }
+    out += word;
+    line += word;
+    line_has_words = true;
+  }
+  return out + '\n';
+}
+
+// "label:" padded to the text column, then the text, wrapped.
+std::string field(std::string_view label, std::string_view text) {
+  return wrap(fmt::format("{:<{}}", fmt::format("{}:", label), kLabel), text, kLabel);
+}
+
+std::string indented(std::string_view text) { return wrap(std::string(kLabel, ' '), text, kLabel); }
+
+// "1 block", "2 blocks".
+std::string count(double n, std::string_view noun) {
+  return fmt::format("{:.0f} {}{}", n, noun, n == 1 ? "" : "s");
+}
+
+// A count as the table prints it: whole numbers without decimals.
+std::string number(double v) {
+  return v == std::floor(v) && std::abs(v) < 1e15 ? fmt::format("{:.0f}", v)
+                                                  : fmt::format("{:.3f}", v);
+}
+
+std::string block_text(const std::array<int, 3>& b) {
+  return fmt::format("{}x{}x{}", b[0], b[1], b[2]);
+}
+
+std::string step_text(const Step& step) {
+  std::string text =
+      field("step", fmt::format("{} ({}){}", step.number, step.file,
+                                step.previous
+                                    ? fmt::format(", after {} (step {}): {}", step.previous->id(),
+                                                  step.previous_number, step.previous->description)
+                                    : std::string(", the first of its family")));
+  if (!step.changed.empty()) text += field("changed", step.changed);
+  if (!step.should_buy.empty()) text += field("should buy", step.should_buy);
+  if (step.changed.empty() && step.should_buy.empty()) text += field("the step", step.summary);
+  if (!step.results) return text + field("bought", step.why_no_results);
+  const StepResults& r = *step.results;
+  // "(1.03 ms)", and whether the result failed verification.
+  const auto time = [](const StepTiming& t) {
+    return fmt::format("({:.4g} ms){}", t.median_ms,
+                       t.verified ? "" : ", its result failed verification");
+  };
+  std::string bought = fmt::format(
+      "on {}, at {} ({}), {}:", r.gpu, r.size, r.type,
+      r.measured_here ? fmt::format("timed now on this GPU (median of {})", count(r.reps, "run"))
+                      : "in the committed run " + r.file);
+  if (!r.step) return text + field("bought", bought + " this step did not run");
+  bought += fmt::format(" this step {:.3f} of {}'s speed {}", r.step->vs_reference, r.reference,
+                        time(*r.step));
+  if (r.previous)
+    bought += fmt::format("; the previous step {:.3f} {}: {:.2f}x the previous step's speed",
+                          r.previous->vs_reference, time(*r.previous),
+                          r.previous->median_ms / r.step->median_ms);
+  else if (step.previous)
+    bought += fmt::format("; the previous step is not in that run");
+  return text + field("bought", bought);
+}
+
+std::string occupancy_text(const ModelExplanation& m) {
+  const Occupancy& o = m.occupancy;
+  const ArchLimits& a = o.arch;
+  std::string text =
+      field("occupancy", fmt::format("{} per SM on compute capability {}.{}, bound by {}",
+                                     count(o.blocks, "block"), a.cc_major, a.cc_minor, o.bound_by));
+  text += indented(fmt::format(
+      "blocks each resource allows: registers {}, shared memory {}, threads {}, block limit {}",
+      o.by_registers ? std::to_string(*o.by_registers) : std::string("not known"), o.by_smem,
+      o.by_threads, o.by_blocks));
+  text += indented(
+      fmt::format("an SM of {}.{} holds {} KiB of shared memory for blocks, {}, {}, {}", a.cc_major,
+                  a.cc_minor, a.smem_per_sm / 1024, count(a.registers_per_sm, "register"),
+                  count(a.max_threads_per_sm, "thread"), count(a.max_blocks_per_sm, "block")));
+  return text;
+}
+
+std::string model_text(const ModelExplanation& m, const Explanation& e) {
+  std::string text =
+      field("shared memory",
+            fmt::format("{}, {} per block of {} threads", m.dynamic_smem ? "dynamic" : "static",
+                        count(static_cast<double>(m.smem_bytes), "byte"), block_text(m.block)));
+  text += field("kernel", m.kernel);
+  if (m.compiled)
+    text += indented(
+        fmt::format("compiled for {}: {} a thread, {} of static shared memory, {} of stack, "
+                    "{} spilled",
+                    m.compiled->arch, count(m.compiled->registers, "register"),
+                    count(static_cast<double>(m.compiled->static_smem), "byte"),
+                    count(static_cast<double>(m.compiled->stack_bytes), "byte"),
+                    count(static_cast<double>(m.compiled->spill_bytes), "byte")));
+  else
+    text += indented("not compiled in this build: registers not known");
+  for (const auto& k : m.other_kernels) text += field("also compiled", k);
+  text += occupancy_text(m);
+  text += wrap("",
+               fmt::format("at {} ({}): {}", e.size, e.type,
+                           m.per_tile ? count(m.blocks, "tile") +
+                                            ", walked by one block per SM (counts per tile)"
+                                      : count(m.blocks, "block")),
+               2);
+  if (m.accesses.empty())
+    text += "  no shared-memory instruction that the load/store unit counts\n";
+  else
+    text += fmt::format("  {:<2}  {:<17}  {:>5}  {:>9}  {:>15}  {:>10}  {:>16}\n", "op",
+                        "instruction", "bytes", "per block", "wavefronts/warp", "ideal/warp",
+                        "total wavefronts");
+  for (const AccessLine& a : m.accesses) {
+    text += fmt::format("  {:<2}  {:<17}  {:>5}  {:>9}  {:>15.2f}  {:>10.2f}  {:>16}\n", a.op,
+                        a.instruction, a.width, number(a.per_block), a.wavefronts_per_warp,
+                        a.ideal_per_warp, number(a.total_wavefronts));
+    text += wrap("      ",
+                 fmt::format("{}: {}, block {}", a.what, a.expression, block_text(a.block)), 6);
+  }
+  const Prediction& p = m.predicted;
+  text += wrap(
+      "",
+      fmt::format("predicted shared wavefronts: loads {} (ideal {}), stores {} (ideal {}){}",
+                  p.ld_wavefronts, p.ld_ideal, p.st_wavefronts, p.st_ideal,
+                  p.cp_wavefronts > 0
+                      ? fmt::format(", cp.async writes {} (ideal {})", p.cp_wavefronts, p.cp_ideal)
+                      : std::string()),
+      kLabel);
+  std::string global = m.traffic;
+  if (m.global_bytes > 0) global += fmt::format("; {:.3g} bytes requested", m.global_bytes);
+  if (m.flops > 0 && m.global_bytes > 0)
+    global += fmt::format(", {:.3g} flops: {:.3g} flop/byte", m.flops, m.flops / m.global_bytes);
+  text += field("global memory", global);
+  if (!m.notes.empty()) text += field("notes", m.notes);
+  return text;
+}
+
+std::string ratio(double a, double b) {
+  return b > 0 ? fmt::format("{:.3f}", a / b) : std::string("-");
+}
+
+std::string measured_text(const MeasuredExplanation& m) {
+  std::string text = wrap(
+      "",
+      fmt::format("measured with Nsight Compute: {}, {}{}", m.kernel, count(m.grid_blocks, "block"),
+                  m.model_scale != 1.0
+                      ? fmt::format(" (the model, per block, scaled by {:.0f})", m.model_scale)
+                      : ""),
+      kLabel);
+  text += fmt::format("  {:<34} {:>16} {:>16} {:>10}\n", "", "predicted", "measured", "ratio");
+  const auto row = [&](std::string_view what, const Compared& c, bool percent = false) {
+    const std::string spec = percent                         ? "{:>15.1f}%"
+                             : std::abs(c.predicted) >= 1e15 ? "{:>16.3g}"
+                                                             : "{:>16.0f}";
+    return fmt::format("  {:<34} {} {} {:>10}\n", what,
+                       fmt::format(fmt::runtime(spec), c.predicted),
+                       fmt::format(fmt::runtime(spec), c.measured), ratio(c.predicted, c.measured));
+  };
+  text += row("shared load wavefronts", m.ld_wavefronts);
+  text += row("shared store wavefronts", m.st_wavefronts);
+  text += row("cp.async write wavefronts", m.cp_wavefronts);
+  text += row("bank conflicts (extra wavefronts)", m.bank_conflicts);
+  text +=
+      fmt::format("  {:<34} {:>16.3g} {:>16.3g} {:>10}\n", "bytes: requested / from DRAM",
+                  m.bytes.predicted, m.bytes.measured, ratio(m.bytes.predicted, m.bytes.measured));
+  text += row("occupancy: theoretical / achieved", m.occupancy_pct, true);
+  std::vector<std::string> stalls;
+  for (const auto& [name, cycles] : m.top_stalls)
+    stalls.push_back(fmt::format("{} {:.2f}", name, cycles));
+  text += wrap("  ",
+               fmt::format("top stalls (warps stalled per issue): {}", fmt::join(stalls, ", ")), 4);
+  text +=
+      wrap("  ",
+           fmt::format("within the model's tolerance (loads and modelled cp.async writes within "
+                       "5%, stores 1% above to 16% below): {}",
+                       m.within_tolerance ? "yes" : "NO"),
+           4);
+  return text;
+}
+
+// ---- JSON ----
+
+nlohmann::json timing_json(const std::optional<StepTiming>& t) {
+  if (!t) return nullptr;
+  return {{"variant", t->variant},
+          {"median_ms", t->median_ms},
+          {"vs_reference", t->vs_reference},
+          {"verified", t->verified}};
+}
+
+nlohmann::json step_json(const Step& s) {
+  nlohmann::json doc{{"number", s.number},
+                     {"file", s.file},
+                     {"summary", s.summary},
+                     {"changed", s.changed},
+                     {"should_buy", s.should_buy}};
+  doc["previous"] = s.previous ? nlohmann::json{{"variant", s.previous->id()},
+                                                {"number", s.previous_number},
+                                                {"description", s.previous->description}}
+                               : nlohmann::json();
+  if (!s.results) {
+    doc["results"] = nullptr;
+    doc["why_no_results"] = s.why_no_results;
+    return doc;
+  }
+  const StepResults& r = *s.results;
+  doc["results"] = {
+      {"source", r.measured_here ? "measured" : "committed"},
+      {"gpu", r.gpu},
+      {"file", r.measured_here ? nlohmann::json() : nlohmann::json(r.file)},
+      {"reps", r.reps},
+      {"size", r.size},
+      {"type", r.type},
+      {"reference", r.reference},
+      {"step", timing_json(r.step)},
+      {"previous", timing_json(r.previous)},
+      {"speedup_over_previous", r.previous && r.step
+                                    ? nlohmann::json(r.previous->median_ms / r.step->median_ms)
+                                    : nlohmann::json()}};
+  return doc;
+}
+
+nlohmann::json model_json(const ModelExplanation& m) {
+  const Occupancy& o = m.occupancy;
+  nlohmann::json occupancy{
+      {"blocks_per_sm", o.blocks},
+      {"bound_by", o.bound_by},
+      {"by_registers", o.by_registers ? nlohmann::json(*o.by_registers) : nlohmann::json()},
+      {"by_shared_memory", o.by_smem},
+      {"by_threads", o.by_threads},
+      {"by_block_limit", o.by_blocks},
+      {"compute_capability", fmt::format("{}.{}", o.arch.cc_major, o.arch.cc_minor)},
+      {"limits",
+       {{"shared_memory_per_sm", o.arch.smem_per_sm},
+        {"shared_memory_reserved_per_block", o.arch.smem_reserved_per_block},
+        {"registers_per_sm", o.arch.registers_per_sm},
+        {"threads_per_sm", o.arch.max_threads_per_sm},
+        {"blocks_per_sm", o.arch.max_blocks_per_sm}}}};
+  if (m.compiled)
+    occupancy["compiled"] = {{"kernel", m.kernel},
+                             {"arch", m.compiled->arch},
+                             {"registers", m.compiled->registers},
+                             {"static_smem", m.compiled->static_smem},
+                             {"stack_bytes", m.compiled->stack_bytes},
+                             {"spill_bytes", m.compiled->spill_bytes}};
+  nlohmann::json accesses = nlohmann::json::array();
+  for (const AccessLine& a : m.accesses)
+    accesses.push_back({{"what", a.what},
+                        {"op", a.op},
+                        {"instruction", a.instruction},
+                        {"expression", a.expression},
+                        {"block", a.block},
+                        {"width", a.width},
+                        {"per_block", a.per_block},
+                        {"wavefronts_per_warp", a.wavefronts_per_warp},
+                        {"ideal_per_warp", a.ideal_per_warp},
+                        {"total_wavefronts", a.total_wavefronts}});
+  const Prediction& p = m.predicted;
+  return {{"kernel", m.kernel},
+          {"other_kernels", m.other_kernels},
+          {"block", m.block},
+          {"occupancy", occupancy},
+          {"smem_bytes", m.smem_bytes},
+          {"dynamic_smem", m.dynamic_smem},
+          {"blocks", m.blocks},
+          {"per_tile", m.per_tile},
+          {"accesses", accesses},
+          {"predicted",
+           {{"ld_wavefronts", p.ld_wavefronts},
+            {"ld_ideal", p.ld_ideal},
+            {"st_wavefronts", p.st_wavefronts},
+            {"st_ideal", p.st_ideal},
+            {"cp_wavefronts", p.cp_wavefronts},
+            {"cp_ideal", p.cp_ideal}}},
+          {"global_bytes", m.global_bytes},
+          {"flops", m.flops},
+          {"traffic", m.traffic},
+          {"notes", m.notes}};
+}
+
+nlohmann::json compared_json(const Compared& c, const char* predicted, const char* measured) {
+  return {{predicted, c.predicted}, {measured, c.measured}};
+}
+
+nlohmann::json measured_json(const MeasuredExplanation& m) {
+  nlohmann::json stalls = nlohmann::json::object();
+  for (const auto& [name, cycles] : m.top_stalls) stalls[name] = cycles;
+  return {{"kernel", m.kernel},
+          {"grid_blocks", m.grid_blocks},
+          {"model_scale", m.model_scale},
+          {"ld_wavefronts", compared_json(m.ld_wavefronts, "predicted", "measured")},
+          {"st_wavefronts", compared_json(m.st_wavefronts, "predicted", "measured")},
+          {"cp_wavefronts", compared_json(m.cp_wavefronts, "predicted", "measured")},
+          {"bank_conflicts", compared_json(m.bank_conflicts, "predicted", "measured")},
+          {"bytes", compared_json(m.bytes, "requested", "dram")},
+          {"occupancy_pct", compared_json(m.occupancy_pct, "theoretical", "achieved")},
+          {"top_stalls", stalls},
+          {"within_tolerance", m.within_tolerance}};
+}
+
 }  // namespace
 
 const ArchLimits& arch_limits(int cc_major, int cc_minor) {
   for (const auto& a : kArchs)
     if (a.cc_major == cc_major && a.cc_minor == cc_minor) return a;
-  throw UsageError(fmt::format("no occupancy limits for compute capability {}.{} (known: {})", cc_major,
-                               cc_minor, known_archs()));
+  throw UsageError(fmt::format("no occupancy limits for compute capability {}.{} (known: {})",
+                               cc_major, cc_minor, known_archs()));
 }
 
 std::string known_archs() {
@@ -82,160 +504,69 @@ std::string known_archs() {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
-std::string render(const VariantInfo& v, const Shape& shape, DType type, const ArchLimits& arch, bool json,
-                   const Measurement* measured) {
-  nlohmann::json doc{{"variant", v.id()},
-                     {"description", v.description},
-                     {"technique", v.technique},
-                     {"shared_memory", smem_kind_name(v.smem)},
-                     {"size", shape.label()},
-                     {"type", dtype_name(type)}};
-  std::string text = fmt::format("{}: {}\ntechnique:     {}\n", v.id(), v.description, v.technique);
-  if (!v.tutorials.empty()) {
-    nlohmann::json from = nlohmann::json::array();
-    for (const Tutorial* t : v.tutorials) from.push_back({{"title", t->title}, {"original_title", t->original}});
-    doc["tutorials"] = from;
-    text += fmt::format("from:          the tutorial{} {}\n", v.tutorials.size() > 1 ? "s" : "", tutorial_titles(v));
-  }
-  if (v.launch_plan != nullptr) {
-    const std::string plan = v.launch_plan(shape, type);
-    doc["launches"] = plan;
-    text += fmt::format("launches:      {} at {}\n", plan, shape.label());
-  }
+Explanation explain(const VariantInfo& v, const Shape& shape, DType type, const ArchLimits& arch,
+                    const Measurement* measured, const StepResults* timed) {
+  Explanation e;
+  e.variant = v.id();
+  e.description = v.description;
+  e.technique = v.technique;
+  e.shared_memory = smem_kind_name(v.smem);
+  e.size = shape.label();
+  e.type = dtype_name(type);
+  for (const Tutorial* t : v.tutorials) e.tutorials.emplace_back(t->title, t->original);
+  if (v.launch_plan != nullptr) e.launches = v.launch_plan(shape, type);
+  e.step = describe_step(v);
+  if (e.step && timed != nullptr)
+    e.step->results = *timed;
+  else if (e.step)
+    add_committed_results(*e.step, v, shape, type);
   if (v.model == nullptr) {
+    e.why_no_model = v.why_no_model;
+    return e;
+  }
+  e.model = model_explanation(v.model(shape, type), arch);
+  if (measured != nullptr) e.measured = measured_explanation(*e.model, *measured);
+  return e;
+}
+
+std::string render_text(const Explanation& e) {
+  std::string text = wrap("", fmt::format("{}: {}", e.variant, e.description), kLabel);
+  text += field("technique", e.technique);
+  if (!e.tutorials.empty()) {
+    std::vector<std::string> titles;
+    for (const auto& t : e.tutorials) titles.push_back(fmt::format("“{}”", t.first));
+    text += field("from", fmt::format("the tutorial{} {}", titles.size() > 1 ? "s" : "",
+                                      fmt::join(titles, ", ")));
+  }
+  if (!e.launches.empty()) text += field("launches", fmt::format("{} at {}", e.launches, e.size));
+  if (e.step) text += step_text(*e.step);
+  if (!e.model)
+    return text + field("shared memory", fmt::format("{}; {}", e.shared_memory, e.why_no_model));
+  text += model_text(*e.model, e);
+  if (e.measured) text += measured_text(*e.measured);
+  return text;
+}
+
+std::string render_json(const Explanation& e) {
+  nlohmann::json doc{{"variant", e.variant},     {"description", e.description},
+                     {"technique", e.technique}, {"shared_memory", e.shared_memory},
+                     {"size", e.size},           {"type", e.type}};
+  if (!e.tutorials.empty()) {
+    nlohmann::json from = nlohmann::json::array();
+    for (const auto& [title, original] : e.tutorials)
+      from.push_back({{"title", title}, {"original_title", original}});
+    doc["tutorials"] = from;
+  }
+  if (!e.launches.empty()) doc["launches"] = e.launches;
+  doc["step"] = e.step ? step_json(*e.step) : nlohmann::json();
+  if (!e.model) {
     doc["model"] = nullptr;
-    doc["why_no_model"] = v.why_no_model;
-    text += fmt::format("shared memory: {}; {}\n", smem_kind_name(v.smem), v.why_no_model);
-    return json ? doc.dump(2) + "\n" : text;
+    doc["why_no_model"] = e.why_no_model;
+    return doc.dump(2) + "\n";
   }
-  const AccessModel model = v.model(shape, type);
-  const Prediction p = predict(model);
-  const Occupancy occ = occupancy(model, arch);
-  text += fmt::format("shared memory: {}, {} bytes per block of {}x{}x{} threads\n",
-                      model.dynamic_smem ? "dynamic" : "static", model.smem_bytes, model.block.x, model.block.y,
-                      model.block.z);
-  const std::string registers =
-      occ.kernel ? fmt::format("registers: {}, ", occ.by_registers) : std::string("registers: not known, ");
-  text += fmt::format("occupancy:     {} blocks per SM, bound by {} ({}shared memory: {}, threads: {}, "
-                      "block limit: {}; compute capability {}.{}: {} KiB, {} registers, {} threads per SM)\n",
-                      occ.blocks, occ.bound_by, registers, occ.by_smem, occ.by_threads, occ.by_blocks,
-                      arch.cc_major, arch.cc_minor, arch.smem_per_sm / 1024, arch.registers_per_sm,
-                      arch.max_threads_per_sm);
-  if (occ.kernel)
-    text += fmt::format("compiled:      {} for {}: {} registers a thread, {} bytes of static shared memory, "
-                        "{} bytes of stack, {} spilled\n",
-                        occ.kernel->name, occ.kernel->arch, occ.kernel->registers, occ.kernel->static_smem,
-                        occ.kernel->stack_bytes, occ.kernel->spill_bytes);
-  text += fmt::format("at {} ({}): {:.0f} {}\n", shape.label(), dtype_name(type), model.blocks,
-                      model.per_tile ? "tiles, walked by one block per SM (counts per tile)" : "blocks");
-  text += fmt::format("  {:<44} {:<17} {:>5} {:>10} {:>10} {:>14}\n", "shared-memory instruction", "op", "bytes",
-                      "per block", "wavefr/warp", "total wavefr");
-  nlohmann::json accesses = nlohmann::json::array();
-  for (const auto& a : model.accesses) {
-    const banks::Analysis an = banks::analyze(a.access);
-    const double per_warp = static_cast<double>(an.wavefronts()) / static_cast<double>(an.warps.size());
-    const double total = static_cast<double>(an.wavefronts()) * a.per_block * model.blocks;
-    const banks::Instruction& in = a.access.instruction;
-    const std::string op = in.op == banks::Op::load || in.op == banks::Op::store ? a.op : in.name();
-    text += fmt::format("  {:<44} {:<17} {:>5} {:>10.0f} {:>10.2f} {:>14.0f}\n", a.what.substr(0, 44), op,
-                        a.access.width, a.per_block, per_warp, total);
-    text += fmt::format("      {}  (block {}x{}x{}, ideal {:.2f}/warp)\n", a.access.expression.text(),
-                        a.access.block.x, a.access.block.y, a.access.block.z,
-                        static_cast<double>(an.ideal()) / static_cast<double>(an.warps.size()));
-    accesses.push_back({{"what", a.what}, {"op", a.op}, {"instruction", in.name()},
-                        {"expression", a.access.expression.text()},
-                        {"block", {a.access.block.x, a.access.block.y, a.access.block.z}},
-                        {"width", a.access.width}, {"per_block", a.per_block},
-                        {"wavefronts_per_warp", per_warp}, {"total_wavefronts", total}});
-  }
-  text += fmt::format("predicted shared wavefronts: loads {} (ideal {}), stores {} (ideal {}){}\n",
-                      p.ld_wavefronts, p.ld_ideal, p.st_wavefronts, p.st_ideal,
-                      p.cp_wavefronts > 0 ? fmt::format(", cp.async writes {} (ideal {})", p.cp_wavefronts, p.cp_ideal)
-                                          : std::string());
-  if (model.global_bytes > 0)
-    text += fmt::format("global memory: {}; {:.3g} bytes requested", model.traffic, model.global_bytes);
-  else
-    text += fmt::format("global memory: {}", model.traffic);
-  if (model.flops > 0 && model.global_bytes > 0)
-    text += fmt::format(", {:.3g} flops: {:.3g} flop/byte", model.flops, model.flops / model.global_bytes);
-  text += "\n";
-  if (!model.notes.empty()) text += fmt::format("notes: {}\n", model.notes);
-  if (measured != nullptr) {
-    // A model counted per block is scaled to the blocks the measured launch had.
-    const double scale = !model.per_tile && measured->grid_blocks > 0 && model.blocks > 0
-                             ? measured->grid_blocks / model.blocks
-                             : 1.0;
-    const double ld = static_cast<double>(p.ld_wavefronts) * scale;
-    const double st = static_cast<double>(p.st_wavefronts) * scale;
-    const double conflicts = static_cast<double>(p.ld_wavefronts - p.ld_ideal + p.st_wavefronts - p.st_ideal) * scale;
-    const int max_warps = arch.max_threads_per_sm / 32;
-    const double occupancy_pct = 100.0 * occ.blocks * ((model.block.threads() + 31) / 32) / max_warps;
-    const double cp = static_cast<double>(p.cp_wavefronts) * scale;
-    const bool ok = within_tolerance(ld, measured->ld_wavefronts, st, measured->st_wavefronts) &&
-                    copies_within_tolerance(cp, measured->cp_wavefronts);
-    const auto ratio = [](double a, double b) { return b > 0 ? fmt::format("{:.3f}", a / b) : std::string("-"); };
-    text += fmt::format("measured with Nsight Compute: {}, {:.0f} blocks{}\n", measured->kernel, measured->grid_blocks,
-                        scale != 1.0 ? fmt::format(" (the model, per block, scaled by {:.0f})", scale) : "");
-    text += fmt::format("  {:<32} {:>16} {:>16} {:>10}\n", "", "predicted", "measured", "ratio");
-    text += fmt::format("  {:<32} {:>16.0f} {:>16.0f} {:>10}\n", "shared load wavefronts", ld, measured->ld_wavefronts,
-                        ratio(ld, measured->ld_wavefronts));
-    text += fmt::format("  {:<32} {:>16.0f} {:>16.0f} {:>10}\n", "shared store wavefronts", st, measured->st_wavefronts,
-                        ratio(st, measured->st_wavefronts));
-    text += fmt::format("  {:<32} {:>16.0f} {:>16.0f} {:>10}\n", "cp.async write wavefronts", cp,
-                        measured->cp_wavefronts, ratio(cp, measured->cp_wavefronts));
-    const double measured_conflicts = measured->ld_conflicts + measured->st_conflicts;
-    text += fmt::format("  {:<32} {:>16.0f} {:>16.0f} {:>10}\n", "bank conflicts (extra wavefronts)", conflicts,
-                        measured_conflicts, ratio(conflicts, measured_conflicts));
-    text += fmt::format("  {:<32} {:>16.3g} {:>16.3g} {:>10}\n", "bytes: requested / from DRAM", model.global_bytes,
-                        measured->dram_bytes, ratio(model.global_bytes, measured->dram_bytes));
-    text += fmt::format("  {:<32} {:>15.1f}% {:>15.1f}% {:>10}\n", "occupancy: theoretical / achieved", occupancy_pct,
-                        measured->achieved_occupancy_pct, ratio(occupancy_pct, measured->achieved_occupancy_pct));
-    std::vector<std::string> stalls;
-    for (const auto& [name, cycles] : measured->stalls) stalls.push_back(fmt::format("{} {:.2f}", name, cycles));
-    text += fmt::format("  top stalls (warps stalled per issue): {}\n", fmt::join(stalls, ", "));
-    text += fmt::format("  within the model's tolerance (loads and modelled cp.async writes within 5%, stores 1% "
-                        "above to 16% below): {}\n",
-                        ok ? "yes" : "NO");
-    nlohmann::json stall_doc = nlohmann::json::object();
-    for (const auto& [name, cycles] : measured->stalls) stall_doc[name] = cycles;
-    doc["measured"] = {{"kernel", measured->kernel},
-                       {"grid_blocks", measured->grid_blocks},
-                       {"model_scale", scale},
-                       {"ld_wavefronts", {{"predicted", ld}, {"measured", measured->ld_wavefronts}}},
-                       {"st_wavefronts", {{"predicted", st}, {"measured", measured->st_wavefronts}}},
-                       {"cp_wavefronts", {{"predicted", cp}, {"measured", measured->cp_wavefronts}}},
-                       {"bank_conflicts", {{"predicted", conflicts}, {"measured", measured_conflicts}}},
-                       {"bytes", {{"requested", model.global_bytes}, {"dram", measured->dram_bytes}}},
-                       {"occupancy_pct", {{"theoretical", occupancy_pct}, {"achieved", measured->achieved_occupancy_pct}}},
-                       {"top_stalls", stall_doc},
-                       {"within_tolerance", ok}};
-  }
-  nlohmann::json occupancy_doc{{"blocks_per_sm", occ.blocks},
-                                {"bound_by", occ.bound_by},
-                                {"by_registers", occ.by_registers < 0 ? nlohmann::json() : nlohmann::json(occ.by_registers)},
-                                {"by_shared_memory", occ.by_smem},
-                                {"by_threads", occ.by_threads},
-                                {"by_block_limit", occ.by_blocks},
-                                {"compute_capability", fmt::format("{}.{}", arch.cc_major, arch.cc_minor)}};
-  if (occ.kernel)
-    occupancy_doc["compiled"] = {{"kernel", occ.kernel->name}, {"arch", occ.kernel->arch},
-                                 {"registers", occ.kernel->registers}, {"static_smem", occ.kernel->static_smem},
-                                 {"stack_bytes", occ.kernel->stack_bytes}, {"spill_bytes", occ.kernel->spill_bytes}};
-  doc["model"] = {{"block", {model.block.x, model.block.y, model.block.z}},
-                  {"kernel", model.kernel},
-                  {"occupancy", occupancy_doc},
-                  {"smem_bytes", model.smem_bytes},
-                  {"dynamic_smem", model.dynamic_smem},
-                  {"blocks", model.blocks},
-                  {"accesses", accesses},
-                  {"predicted", {{"ld_wavefronts", p.ld_wavefronts}, {"ld_ideal", p.ld_ideal},
-                                 {"st_wavefronts", p.st_wavefronts}, {"st_ideal", p.st_ideal},
-                                 {"cp_wavefronts", p.cp_wavefronts}, {"cp_ideal", p.cp_ideal}}},
-                  {"global_bytes", model.global_bytes},
-                  {"flops", model.flops},
-                  {"traffic", model.traffic},
-                  {"notes", model.notes}};
-  return json ? doc.dump(2) + "\n" : text;
+  doc["model"] = model_json(*e.model);
+  if (e.measured) doc["measured"] = measured_json(*e.measured);
+  return doc.dump(2) + "\n";
 }
 
 }  // namespace smemlab::explain

@@ -16,7 +16,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "bench/device_info.hpp"
+#include "bench/bench.hpp"
+#include "core/device_info.hpp"
 #include "explain/resources.hpp"
 
 namespace smemlab::explain {
@@ -145,6 +146,22 @@ Measurement measure(const VariantInfo& v, const Shape& shape, DType type, const 
   std::sort(out.stalls.begin(), out.stalls.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   out.stalls.resize(std::min<std::size_t>(out.stalls.size(), 3));
   return out;
+}
+
+std::optional<StepResults> time_steps(const VariantInfo& v, const Shape& shape, DType type,
+                                      int device) {
+  const std::optional<Step> step = describe_step(v);
+  if (!step) return std::nullopt;
+  BenchRequest request;
+  request.variants.push_back(v.id());
+  if (step->previous) request.variants.push_back(step->previous->id());
+  request.sizes.push_back(shape.label());
+  request.dtypes.emplace_back(dtype_name(type));
+  const BenchPlan plan = plan_bench(request);
+  check_fits(plan, query_device(device));
+  const BenchReport report = run_bench(plan, device, [](std::string_view, bool) {});
+  return results_in_run(report.rows, v, *step, shape, type, report.device.name, "",
+                        plan.options.reps);
 }
 
 bool within_tolerance(double predicted_ld, double measured_ld, double predicted_st, double measured_st) {

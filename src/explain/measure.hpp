@@ -1,8 +1,11 @@
 #pragma once
-// `smemlab explain --measure`: the variant's kernel under Nsight Compute, beside the model.
+// `smemlab explain --measure`: the variant's kernel under Nsight Compute, beside the model, and
+// the step and the previous step timed on this GPU.
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "explain/steps.hpp"
 #include "smemlab/access_model.hpp"
 #include "smemlab/variant.hpp"
 
@@ -30,6 +33,12 @@ struct Measurement {
 // Throws std::runtime_error when ncu fails or no launch matches.
 [[nodiscard]] Measurement measure(const VariantInfo& variant, const Shape& shape, DType type,
                                   const AccessModel& model, int device);
+
+// The variant and the previous step of its family's table timed by the benchmark (outside the
+// profiler), with the family's reference: what the step bought on this GPU. None for a variant
+// that is no step of a table.
+[[nodiscard]] std::optional<StepResults> time_steps(const VariantInfo& variant, const Shape& shape,
+                                                    DType type, int device);
 
 // The model's tolerance: loads within 5%, stores from 1% above to 16% below the measurement
 // (the hardware counts store wavefronts the addresses do not explain; tests/cpu/explain_test.cpp).

@@ -1,11 +1,11 @@
 // 09 — warp tiling: block tile 128x128 -> eight warp tiles of 32x64 -> 8x8 thread tiles of
-// four 4x4 pieces, the kernel of tiled_gemm.cuh with one stage. Changed from 08: a warp's 32
+// four 4x4 pieces, the kernel of gemm_kernels.cuh with one stage. Changed from 08: a warp's 32
 // lanes cover a 4 x 8 patch of thread tiles, each quarter-warp 4 lane rows x 2 lane columns
 // (12 fragment wavefronts per warp and k, as in 08, in the layout the later steps build on),
 // and the tiles arrive through cp.async (global to shared without registers), one stage deep:
 // copy, wait, compute. Should buy: a few percent from the registers the copies no longer
 // need; the copy latency is still exposed at every K-step.
-#include "matmul/tiled_gemm.cuh"
+#include "matmul/gemm_launch.cuh"
 #include "matmul/models.hpp"
 #include "matmul/variants.hpp"
 

@@ -1,9 +1,9 @@
-// 10 — a three-stage cp.async pipeline: tiled_gemm.cuh's kernel with three stages instead of
+// 10 — a three-stage cp.async pipeline: gemm_kernels.cuh's kernel with three stages instead of
 // one. Changed from 09: the copies of the next two K-steps are in flight while one is
 // multiplied, and one barrier per K-step replaces two (a stage is rewritten only after the
 // barrier that follows its last use). Should buy: the copy latency that 09 exposes, most of
 // its gap to the FMA limit at one block of 8 warps per scheduler pair: +30% or more.
-#include "matmul/tiled_gemm.cuh"
+#include "matmul/gemm_launch.cuh"
 #include "matmul/models.hpp"
 #include "matmul/variants.hpp"
 

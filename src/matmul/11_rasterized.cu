@@ -4,7 +4,7 @@
 // touch: at 8192^3, 8 + 33 = 41 panels in groups against 4 + 64 = 68 row by row, 40% fewer
 // bytes from L2/DRAM; at 4096^3 row order already covers 8 x 32 tiles. Should buy: nothing at
 // 4096, a few percent at 8192 if L2 bandwidth matters at this arithmetic intensity.
-#include "matmul/tiled_gemm.cuh"
+#include "matmul/gemm_launch.cuh"
 #include "matmul/models.hpp"
 #include "matmul/variants.hpp"
 

@@ -14,7 +14,8 @@
 #include <stdexcept>
 #include <cstdio>
 
-#include "matmul/tiled_gemm.cuh"
+#include "matmul/gemm_launch.cuh"
+#include "matmul/tuning.hpp"
 #include "matmul/variants.hpp"
 #include "smemlab/error.hpp"
 #include "core/occupancy.hpp"
@@ -129,9 +130,7 @@ namespace {
 // explain: the model's choice for dense matrices of this shape on the GPU at hand, or on the
 // device the speeds were measured on when there is none.
 std::string autotuned_plan(const Shape& s, DType /*float*/) {
-  const int m = static_cast<int>(s.dims[0]);
-  const int n = static_cast<int>(s.dims[1]);
-  const int k = static_cast<int>(s.dims[2]);
+  const auto [m, n, k] = gemm_shape(s);
   int count = 0;
   DeviceTuning device = device_tunings().front();
   std::string where = "the measured device";

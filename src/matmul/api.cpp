@@ -1,21 +1,13 @@
-#include <fmt/format.h>
-
 #include <array>
-#include <stdexcept>
 
+#include "core/gemm_operands.hpp"
 #include "matmul/variants.hpp"
 #include "smemlab/error.hpp"
 
 namespace smemlab::matmul {
 
 void validate(const GemmArgs& g) {
-  const auto fail = [](std::string message) { throw std::invalid_argument("gemm: " + message); };
-  if (g.m < 1 || g.n < 1 || g.k < 1)
-    fail(fmt::format("m, n and k must be at least 1 (got {}, {}, {})", g.m, g.n, g.k));
-  if (g.lda < g.k) fail(fmt::format("lda ({}) must be at least k ({})", g.lda, g.k));
-  if (g.ldb < g.n) fail(fmt::format("ldb ({}) must be at least n ({})", g.ldb, g.n));
-  if (g.ldc < g.n) fail(fmt::format("ldc ({}) must be at least n ({})", g.ldc, g.n));
-  if (g.a == nullptr || g.b == nullptr || g.c == nullptr) fail("null matrix pointer");
+  validate_gemm_operands({g.m, g.n, g.k, g.a, g.lda, g.b, g.ldb, g.c, g.ldc});
 }
 
 std::span<const GemmVariant> variants() {
@@ -33,7 +25,7 @@ std::size_t workspace_bytes(const GemmVariant& variant, const GemmArgs& args) {
 
 void gemm(const GemmVariant& variant, const GemmArgs& args, const LaunchContext& ctx) {
   validate(args);
-  variant.launch.run(args, ctx);
+  in_routine("matmul::gemm(" + std::string(variant.info.name) + ")", [&] { variant.launch.run(args, ctx); });
 }
 
 }  // namespace smemlab::matmul

@@ -16,7 +16,8 @@ struct Dims {
   double m, n, k;
 };
 Dims dims(const Shape& s) {
-  return {static_cast<double>(s.dims[0]), static_cast<double>(s.dims[1]), static_cast<double>(s.dims[2])};
+  const GemmShape g = gemm_shape(s);
+  return {static_cast<double>(g.m), static_cast<double>(g.n), static_cast<double>(g.k)};
 }
 
 void totals(AccessModel& m, const Dims& d, double words_per_output, const std::string& traffic) {

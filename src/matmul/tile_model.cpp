@@ -20,8 +20,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "matmul/tuning.hpp"
 #include "smemlab/error.hpp"
-#include "smemlab/matmul.hpp"
 
 namespace smemlab::matmul {
 namespace {
@@ -66,7 +66,7 @@ TileEstimate estimate(const TileChoice& choice, int m, int n, int k, bool b_rows
   e.tiles = ceil_div(m, t.bm) * ceil_div(n, t.bn);
   const long long per_tile = ceil_div(k, t.bk);
   const long long slots = static_cast<long long>(t.blocks_per_sm) * device.sms;
-  long long whole = e.tiles;  // as ConfigLaunch::schedule (tiled_gemm.cuh) divides the tiles
+  long long whole = e.tiles;  // as ConfigLaunch::schedule (gemm_launch.cuh) divides the tiles
   long long slices = 1;
   if (choice.split_last_wave) {
     whole = e.tiles - e.tiles % slots;

@@ -5,7 +5,7 @@
 // scripts/tune-matmul.sh there and add its rows.
 #include <array>
 
-#include "smemlab/matmul.hpp"
+#include "matmul/tuning.hpp"
 
 namespace smemlab::matmul {
 

@@ -19,7 +19,6 @@ WorkspaceScope::WorkspaceScope(const GemmArgs& g, const WorkspaceLayout& layout,
   }
   SMEMLAB_CUDA_CHECK(cudaMallocAsync(&base_, layout.bytes, stream));
   owned_ = true;
-  SMEMLAB_CUDA_CHECK(cudaMemsetAsync(base_, 0, layout.counter_bytes, stream));
 }
 
 WorkspaceScope::~WorkspaceScope() {

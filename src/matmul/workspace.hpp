@@ -1,9 +1,8 @@
 #pragma once
 // The scratch of an SGEMM launch that divides K: one counter per divided tile, then the partial
 // sums of the blocks that hold part of a tile (and after them, B's aligned copy when the launch
-// makes one: tiled_gemm.cuh). The caller's workspace when it gives one (zeroed
-// before its first use for a shape and choice; every launch leaves its counters at zero again),
-// else one allocated on the stream for the launch.
+// makes one: gemm_launch.cuh). The caller's workspace when it gives one, whatever it holds,
+// else one allocated on the stream for the launch; the launch zeroes the counters itself.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>

@@ -3,7 +3,8 @@
 // ticket knows every other sum is written and adds them all, in block order, so the result is
 // the same on every run (deterministic, unlike atomicAdd of floats). Should buy: one launch and
 // its tail gap less: microseconds, which matter when the whole sum takes tens of them.
-// The counter lives in the workspace, zero before the launch and reset to zero by the last block.
+// The counter lives in the workspace, which may hold anything: each call zeroes it on the stream
+// first (a 4-byte memset, about as long as a launch).
 #include "reduce/drivers.hpp"
 #include "reduce/reduce_device.cuh"
 #include "reduce/variants.hpp"
@@ -31,10 +32,7 @@ __global__ void __launch_bounds__(kThreads)
   T v = 0;
   for (unsigned b = threadIdx.x; b < gridDim.x; b += kThreads) v += __ldcg(partials + b);
   v = block_sum<kThreads>(v);
-  if (threadIdx.x == 0) {
-    *out = v;
-    *counter = 0;  // ready for the next launch
-  }
+  if (threadIdx.x == 0) *out = v;
 }
 
 template <class T>
@@ -52,6 +50,7 @@ void launch(const T* in, std::size_t n, T* out, void* ws, cudaStream_t stream) {
   if (n == 0) return write_zero(out, stream);
   auto* const counter = static_cast<unsigned*>(ws);
   auto* const partials = reinterpret_cast<T*>(static_cast<unsigned char*>(ws) + kCounterBytes);
+  SMEMLAB_CUDA_CHECK(cudaMemsetAsync(counter, 0, sizeof(unsigned), stream));
   single_pass_kernel<<<blocks_for<T>(n), kThreads, 0, stream>>>(in, n, partials, counter, out);
   SMEMLAB_LAUNCH_CHECK();
 }

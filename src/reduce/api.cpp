@@ -28,7 +28,8 @@ void sum(const ReduceVariant& variant, const Args<T>& a, const LaunchContext& ct
   if (a.out == nullptr || (a.n > 0 && a.in == nullptr)) throw std::invalid_argument("reduce: null pointer");
   if (a.workspace == nullptr && o.workspace_bytes(a.n) > 0)
     throw std::invalid_argument("reduce: this variant needs a workspace");
-  o.device(a.in, a.n, a.out, a.workspace, ctx.stream);
+  in_routine("reduce::sum(" + std::string(variant.info.name) + ")",
+             [&] { o.device(a.in, a.n, a.out, a.workspace, ctx.stream); });
 }
 
 template void sum<float>(const ReduceVariant&, const Args<float>&, const LaunchContext&);

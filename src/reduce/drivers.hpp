@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <stdexcept>
 #include <vector>
 
 #include "smemlab/error.hpp"
@@ -84,10 +85,23 @@ void finish_on_host(const T* partials, std::size_t count, T* out, cudaStream_t s
   SMEMLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
+// The host's part of the sum cannot be recorded in a CUDA graph: while `stream` is being
+// captured, the call is refused before any work, in words that name the way out.
+inline void refuse_capture(cudaStream_t stream) {
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  SMEMLAB_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
+  if (capture != cudaStreamCaptureStatusNone)
+    throw std::invalid_argument(
+        "reduce: this variant adds the block sums on the host, as the tutorial “Shared Memory” "
+        "does, and a CUDA graph cannot capture that; capture a variant that finishes on the device, "
+        "such as single_pass");
+}
+
 template <class T, std::size_t PerBlock, PassFn<T> Pass>
 Ops<T> host_finish_ops() {
   return {.workspace_bytes = [](std::size_t n) { return ceil_div(n, PerBlock) * sizeof(T); },
           .device = [](const T* in, std::size_t n, T* out, void* ws, cudaStream_t s) {
+            refuse_capture(s);
             if (n == 0) return write_zero(out, s);
             const std::size_t blocks = ceil_div(n, PerBlock);
             Pass(in, n, static_cast<T*>(ws), grid_size(blocks), s);

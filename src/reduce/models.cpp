@@ -31,7 +31,7 @@ AccessModel tree_block(std::string kernel, double n, int elem, int threads, doub
 AccessModel tutorial_tree(const Shape& s, DType type, bool dynamic) {
   const int elem = static_cast<int>(dtype_bytes(type));
   AccessModel m = tree_block(dynamic ? "shared_dynamic_kernel" : "shared_static_kernel",
-                             static_cast<double>(s.dims[0]), elem, 128, 128);
+                             static_cast<double>(count(s)), elem, 128, 128);
   m.dynamic_smem = dynamic;
   m.accesses.push_back(counted_access("load into s_y", "st", "tx", m.block, elem, 1));
   for (int offset = 64; offset >= 1; offset /= 2) {
@@ -55,7 +55,7 @@ AccessModel classic_tree(const Shape& s, DType type, Tree tree) {
                        : tree == Tree::sequential ? "sequential_kernel"
                        : tree == Tree::first_add  ? "first_add_kernel"
                                                   : "warp_shuffle_kernel";
-  AccessModel m = tree_block(kernel, static_cast<double>(s.dims[0]), elem, 256, two_per_thread ? 512 : 256);
+  AccessModel m = tree_block(kernel, static_cast<double>(count(s)), elem, 256, two_per_thread ? 512 : 256);
   m.accesses.push_back(counted_access("store the loaded value(s)", "st", "tx", m.block, elem, 1));
   const int last = halving ? (tree == Tree::warp_shuffle ? 64 : 1) : 128;
   for (int s = halving ? 128 : 1; halving ? s >= last : s <= last; s = halving ? s / 2 : s * 2) {

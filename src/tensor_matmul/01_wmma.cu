@@ -117,12 +117,7 @@ template <class E, bool Vector>
 void launch_wmma_with(const GemmArgs& g, cudaStream_t stream) {
   constexpr std::size_t kSmem = WmmaConfig::kSmemBytes<E>;
   static_assert(8 * 16 * 16 * sizeof(float) <= kSmem, "the epilogue's staging fits in the tiles");
-  static const bool sized = [] {
-    SMEMLAB_CUDA_CHECK(cudaFuncSetAttribute(wmma_gemm_kernel<E, Vector>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(kSmem)));
-    return true;
-  }();
-  (void)sized;
+  smemlab::detail::allow_dynamic_smem(wmma_gemm_kernel<E, Vector>, kSmem);
   const long long tiles = static_cast<long long>((g.m + 127) / 128) * ((g.n + 127) / 128);
   if (tiles > 0x7FFFFFFFLL) throw std::invalid_argument("gemm: C has more tiles than a grid holds");
   wmma_gemm_kernel<E, Vector><<<static_cast<unsigned>(tiles), WmmaConfig::kThreads, kSmem, stream>>>(g);

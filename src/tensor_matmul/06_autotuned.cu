@@ -12,9 +12,11 @@
 #include <string>
 #include <stdexcept>
 
+#include "core/occupancy.hpp"
 #include "tensor_matmul/mma_gemm.cuh"
 #include "tensor_matmul/models.hpp"
 #include "tensor_matmul/repack.hpp"
+#include "tensor_matmul/tuning.hpp"
 #include "tensor_matmul/variants.hpp"
 
 namespace smemlab::tensor_matmul {
@@ -64,16 +66,6 @@ const TileOption& option_named(std::string_view name) {
   throw std::logic_error("unknown tensor-core tile configuration");
 }
 
-int current_sms() {
-  static const int sms = [] {
-    int device = 0;
-    int count = 0;
-    SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
-    SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-    return count;
-  }();
-  return sms;
-}
 
 // explain's SMs: the GPU at hand's, else those of the H200 the rates were measured on.
 constexpr int kMeasuredSms = 132;
@@ -83,21 +75,19 @@ struct PlanDevice {
 };
 PlanDevice plan_device() {
   int count = 0;
-  if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0) return {current_sms(), "this GPU"};
+  if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0) return {smemlab::detail::sm_count(), "this GPU"};
   (void)cudaGetLastError();  // no device: not an error for a description
   return {kMeasuredSms, "the measured H200"};
 }
 
 void launch_autotuned(const GemmArgs& args, const LaunchContext& ctx) {
-  const TileChoice choice = choose_tiles(args.m, args.n, args.k, current_sms());
+  const TileChoice choice = choose_tiles(args.m, args.n, args.k, smemlab::detail::sm_count());
   const AlignedOperands aligned(args, ctx);
   option_named(choice.config).launch(aligned.args(), ctx.stream, choice.group);
 }
 
 std::string launch_plan(const Shape& s, DType type) {
-  const int m = static_cast<int>(s.dims[0]);
-  const int n = static_cast<int>(s.dims[1]);
-  const int k = static_cast<int>(s.dims[2]);
+  const auto [m, n, k] = gemm_shape(s);
   const auto [sms, where] = plan_device();
   const TileChoice choice = choose_tiles(m, n, k, sms);
   const TileOption& o = option_named(choice.config);
@@ -122,8 +112,8 @@ TensorVariant autotuned_variant() {
            .dtypes = kTensorInputs,
            .model =
                [](const Shape& s, DType type) {
-                 const TileChoice c = choose_tiles(static_cast<int>(s.dims[0]), static_cast<int>(s.dims[1]),
-                                                   static_cast<int>(s.dims[2]), plan_device().sms);
+                 const GemmShape g = gemm_shape(s);
+                 const TileChoice c = choose_tiles(g.m, g.n, g.k, plan_device().sms);
                  return models::mma_tiles(s, type, option_named(c.config).shape);
                },
            .launch_plan = launch_plan},

@@ -13,6 +13,7 @@
 
 #include "smemlab/tensor_matmul.hpp"
 #include "tensor_matmul/models.hpp"
+#include "tensor_matmul/tuning.hpp"
 #include "tensor_matmul/variants.hpp"
 #include "tensor_matmul/wgmma_gemm.cuh"
 
@@ -62,15 +63,15 @@ ClusterPlan cluster_plan(const Shape& s, DType type) {
   if (why_no_wgmma().empty()) {
     resident = resident_pairs(type);
     where = "resident on this GPU";
-  } else {
-    (void)cudaGetLastError();  // no Hopper GPU: not an error for a description
   }
-  return {cluster_rows(static_cast<int>(s.dims[0]), static_cast<int>(s.dims[1]), resident), resident, where};
+  const GemmShape g = gemm_shape(s);
+  return {cluster_rows(g.m, g.n, resident), resident, where};
 }
 
 std::string launch_plan(const Shape& s, DType type) {
   const ClusterPlan p = cluster_plan(s, type);
-  const std::string walk = std::to_string(tile_pairs(s.dims[0], s.dims[1])) + " pairs of " +
+  const GemmShape g = gemm_shape(s);
+  const std::string walk = std::to_string(tile_pairs(g.m, g.n)) + " pairs of " +
                            std::to_string(PairedConfig::kBM) + "x" + std::to_string(PairedConfig::kBN) +
                            " tiles for " + std::to_string(p.resident) + " clusters (" + p.where + ")";
   return p.rows == 2 ? "clusters of two blocks, B multicast: " + walk

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "core/gemm_operands.hpp"
 #include "smemlab/error.hpp"
 #include "tensor_matmul/variants.hpp"
 
@@ -16,12 +17,7 @@ void validate(const GemmArgs& g) {
   const auto fail = [](std::string message) { throw std::invalid_argument("gemm: " + message); };
   if (g.input != DType::bf16 && g.input != DType::f16 && g.input != DType::tf32)
     fail(fmt::format("input type {} is not a tensor-core input (bf16, half, tf32)", dtype_name(g.input)));
-  if (g.m < 1 || g.n < 1 || g.k < 1)
-    fail(fmt::format("m, n and k must be at least 1 (got {}, {}, {})", g.m, g.n, g.k));
-  if (g.lda < g.k) fail(fmt::format("lda ({}) must be at least k ({})", g.lda, g.k));
-  if (g.ldb < g.n) fail(fmt::format("ldb ({}) must be at least n ({})", g.ldb, g.n));
-  if (g.ldc < g.n) fail(fmt::format("ldc ({}) must be at least n ({})", g.ldc, g.n));
-  if (g.a == nullptr || g.b == nullptr || g.c == nullptr) fail("null matrix pointer");
+  validate_gemm_operands({g.m, g.n, g.k, g.a, g.lda, g.b, g.ldb, g.c, g.ldc});
   if (g.workspace != nullptr && g.workspace_size < workspace_bytes(g))
     fail(fmt::format("workspace of {} bytes is smaller than the {} needed", g.workspace_size, workspace_bytes(g)));
 }
@@ -48,7 +44,7 @@ bool device_supported() {
 
 void gemm(const TensorVariant& variant, const GemmArgs& args, const LaunchContext& ctx) {
   validate(args);
-  variant.launch(args, ctx);
+  in_routine("tensor_matmul::gemm(" + std::string(variant.info.name) + ")", [&] { variant.launch(args, ctx); });
 }
 
 bool operands_16b_aligned(const GemmArgs& g) {

@@ -13,6 +13,7 @@
 
 #include <stdexcept>
 
+#include "core/per_device.hpp"
 #include "smemlab/error.hpp"
 #include "tensor_matmul/mma_device.cuh"
 
@@ -165,12 +166,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) mma_gemm_kerne
 template <class Cfg, class E, bool Vector>
 void launch_mma_with(const GemmArgs& g, cudaStream_t stream, int group) {
   constexpr std::size_t kSmem = Cfg::template kSmemBytes<E>;
-  static const bool sized = [] {
-    SMEMLAB_CUDA_CHECK(cudaFuncSetAttribute(mma_gemm_kernel<Cfg, E, Vector>,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmem)));
-    return true;
-  }();
-  (void)sized;
+  smemlab::detail::allow_dynamic_smem(mma_gemm_kernel<Cfg, E, Vector>, kSmem);
   const long long tiles = static_cast<long long>((g.m + Cfg::kBM - 1) / Cfg::kBM) * ((g.n + Cfg::kBN - 1) / Cfg::kBN);
   if (tiles > 0x7FFFFFFFLL) throw std::invalid_argument("gemm: C has more tiles than a grid holds");
   mma_gemm_kernel<Cfg, E, Vector>

@@ -7,9 +7,10 @@
 namespace smemlab::tensor_matmul::models {
 
 AccessModel mma_tiles(const Shape& s, DType input, const TileShape& t) {
-  const double m = static_cast<double>(s.dims[0]);
-  const double n = static_cast<double>(s.dims[1]);
-  const double k = static_cast<double>(s.dims[2]);
+  const GemmShape g = gemm_shape(s);
+  const double m = g.m;
+  const double n = g.n;
+  const double k = g.k;
   const int elem = static_cast<int>(dtype_bytes(input));
   const int threads = 32 * (t.bm / t.wm) * (t.bn / t.wn);
   const int k_step = 128 / elem;  // elements of K per stage: 128 bytes
@@ -72,9 +73,10 @@ AccessModel mma_tiles(const Shape& s, DType input, const TileShape& t) {
 }
 
 AccessModel wgmma_tiles(const Shape& s, DType input, const WgmmaTiles& t) {
-  const double m = static_cast<double>(s.dims[0]);
-  const double n = static_cast<double>(s.dims[1]);
-  const double k = static_cast<double>(s.dims[2]);
+  const GemmShape g = gemm_shape(s);
+  const double m = g.m;
+  const double n = g.n;
+  const double k = g.k;
   const int bm = 64 * t.m_tiles * t.consumers;
   const double steps = std::ceil(k * static_cast<double>(dtype_bytes(input)) / 128);  // 128 bytes of K a stage
   AccessModel model;

@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/per_device.hpp"
 #include "smemlab/error.hpp"
 #include "tensor_matmul/hopper.cuh"
 #include "tensor_matmul/repack.hpp"
@@ -306,12 +307,7 @@ struct ClusterLaunch {
 // and before any occupancy query, which counts with the allowance.
 template <class Cfg, class E>
 void allow_shared_memory() {
-  static const bool allowed = [] {
-    SMEMLAB_CUDA_CHECK(cudaFuncSetAttribute(wgmma_gemm_kernel<Cfg, E>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(Cfg::kSmemBytes)));
-    return true;
-  }();
-  (void)allowed;
+  smemlab::detail::allow_dynamic_smem(wgmma_gemm_kernel<Cfg, E>, Cfg::kSmemBytes);
 }
 
 // Clusters of Cfg::kClusterM blocks of the kernel that can be resident at once: fewer than
@@ -319,14 +315,14 @@ void allow_shared_memory() {
 template <class Cfg, class E>
 int resident_clusters() {
   allow_shared_memory<Cfg, E>();
-  static const int clusters = [] {
+  static smemlab::detail::PerDevice<int> clusters;
+  return clusters.get([] {
     const ClusterLaunch<Cfg> one(Cfg::kClusterM, nullptr);
     int count = 0;
     SMEMLAB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&count, wgmma_gemm_kernel<Cfg, E>, &one.config));
     if (count < 1) throw std::runtime_error("gemm: no cluster of the Hopper kernel fits on this GPU");
     return count;
-  }();
-  return clusters;
+  });
 }
 
 template <class Cfg, class E>

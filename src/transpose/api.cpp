@@ -35,7 +35,7 @@ const TransposeVariant& find(std::string_view name) { return find_variant(varian
 template <class T>
 void run(const TransposeVariant& variant, const Args<T>& args, const LaunchContext& ctx) {
   validate(args);
-  launch_of<T>(variant)(args, ctx);
+  in_routine("transpose::run(" + std::string(variant.info.name) + ")", [&] { launch_of<T>(variant)(args, ctx); });
 }
 
 template void run<float>(const TransposeVariant&, const Args<float>&, const LaunchContext&);

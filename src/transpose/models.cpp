@@ -12,8 +12,9 @@ AccessModel tile(const Shape& s, DType type, Layout layout) {
   m.kernel = std::string("tile_transpose_kernel<") + name + ", " + std::string(dtype_name(type)) + ">(";
   m.block = {32, 32, 1};
   m.smem_bytes = static_cast<std::size_t>(layout == Layout::padded ? 32 * 33 : 32 * 32) * elem;
-  const double r = static_cast<double>(s.dims[0]);
-  const double c = static_cast<double>(s.dims[1]);
+  const MatrixShape size = matrix_shape(s);
+  const double r = size.rows;
+  const double c = size.cols;
   m.blocks = std::ceil(r / 32) * std::ceil(c / 32);
   const char* store = layout == Layout::padded ? "ty*33+tx" : layout == Layout::swizzled ? "ty*32+(tx^ty)" : "ty*32+tx";
   const char* read = layout == Layout::padded ? "tx*33+ty" : layout == Layout::swizzled ? "tx*32+(ty^tx)" : "tx*32+ty";
@@ -26,12 +27,13 @@ AccessModel tile(const Shape& s, DType type, Layout layout) {
 
 AccessModel tuned(const Shape& s, DType type) {
   const int elem = static_cast<int>(dtype_bytes(type));
-  const double r = static_cast<double>(s.dims[0]);
-  const double c = static_cast<double>(s.dims[1]);
+  const MatrixShape size = matrix_shape(s);
+  const double r = size.rows;
+  const double c = size.cols;
   const long long per_chunk = 16 / elem;  // elements in a 16-byte chunk
   AccessModel m;
   m.global_bytes = 2 * r * c * elem;
-  if (s.dims[0] % per_chunk == 0 && s.dims[1] % per_chunk == 0) {
+  if (size.rows % per_chunk == 0 && size.cols % per_chunk == 0) {
     m.kernel = "tuned_vec_kernel(Args<" + std::string(dtype_name(type)) + ">)";
     m.block = {512, 1, 1};
     m.smem_bytes = 64 * 64 * static_cast<std::size_t>(elem);

@@ -277,6 +277,42 @@ TEST(BanksCli, ExtraWavefrontsAreExplained) {
   EXPECT_EQ(map["map"]["phases"][0]["wavefronts"].size(), 2U);
 }
 
+// The map's JSON names every lane of a broadcast, in the cell that serves the shared word.
+TEST(BanksCli, MapMarksLanesSharingAWord) {
+  using smemlab::testing::run_cli;
+  const auto map_of = [](std::vector<std::string> args) {
+    args.insert(args.end(), {"--map", "--format", "json"});
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return nlohmann::json::parse(r.out)["map"]["phases"];
+  };
+  // The column-first 16x16 tile: lanes 16-31 (ty = 1) read the words of lanes 0-15.
+  const auto tile = map_of({"banks", "tx*16", "--block", "16,16"});
+  ASSERT_EQ(tile.size(), 1U);
+  EXPECT_EQ(tile[0]["lanes"], 32);
+  const auto& shared = tile[0]["broadcasts"];
+  ASSERT_EQ(shared.size(), 16U);
+  EXPECT_EQ(shared[0], (nlohmann::json{{"wavefront", 0}, {"bank", 0}, {"lanes", {0, 16}}}));
+  EXPECT_EQ(shared[3], (nlohmann::json{{"wavefront", 1}, {"bank", 16}, {"lanes", {3, 19}}}));
+  for (const auto& b : shared) {
+    const auto& row = tile[0]["wavefronts"][b["wavefront"].get<int>()];
+    EXPECT_EQ(row[b["bank"].get<int>()], b["lanes"][0]);  // the map shows the first lane
+  }
+  // Lane pairs on one word each, no conflict; one word for the whole warp.
+  const auto pairs = map_of({"banks", "tx/2"});
+  ASSERT_EQ(pairs[0]["broadcasts"].size(), 16U);
+  EXPECT_EQ(pairs[0]["broadcasts"][5],
+            (nlohmann::json{{"wavefront", 0}, {"bank", 5}, {"lanes", {10, 11}}}));
+  EXPECT_EQ(map_of({"banks", "0"})[0]["broadcasts"][0]["lanes"].size(), 32U);
+  // An 8-byte word shared by two lanes is one broadcast in each of its two banks.
+  const auto wide = map_of({"banks", "tx/2", "--width", "8"});
+  ASSERT_EQ(wide.size(), 1U);  // the half-warps merge
+  EXPECT_EQ(wide[0]["broadcasts"][1],
+            (nlohmann::json{{"wavefront", 0}, {"bank", 1}, {"lanes", {0, 1}}}));
+  // Every lane on its own word: no broadcast.
+  EXPECT_TRUE(map_of({"banks", "tx"})[0]["broadcasts"].empty());
+}
+
 namespace {
 
 // Splits a command line as a shell would for the guide's examples: spaces, single quotes.

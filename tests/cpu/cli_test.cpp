@@ -10,10 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/device_info.hpp"
 #include "bench/registry.hpp"
+#include "core/device_info.hpp"
 #include "core/text.hpp"
-#include "smemlab/matmul.hpp"
+#include "matmul/tuning.hpp"
 #include "support/run_cli.hpp"
 
 namespace {

@@ -1,20 +1,30 @@
+// `smemlab explain`: its JSON and text say the same, each step says what changed and what it
+// bought, and the models agree with Nsight Compute.
+//
 // The explain models against Nsight Compute: each model's predicted shared-memory wavefronts,
 // summed over the kernel, compared with the counters committed under docs/results/data (H200;
 // scripts/ncu-profile.sh). Loads agree within 5%; stores are a lower bound, within 16%: the
 // hardware counts extra store wavefronts (reported as bank conflicts) that the instructions'
 // addresses do not explain, 0.7-15% depending on the kernel. A prediction above the measurement
 // by more than 1% would be a wrong model.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include <iterator>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 
 #include "bench/bench.hpp"
 #include "bench/registry.hpp"
+#include "explain/explain.hpp"
+#include "explain/measure.hpp"
 #include "explain/resources.hpp"
+#include "explain/steps.hpp"
 #include "smemlab/access_model.hpp"
 #include "support/run_cli.hpp"
 
@@ -43,6 +53,16 @@ std::map<std::string, std::map<std::string, double>> read_ncu_table(const std::s
     }
   }
   return table;
+}
+
+// The text with every run of spaces and line breaks as one space: what a wrapped field says.
+std::string flat(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c != ' ' && c != '\n') out += c;
+    else if (!out.empty() && out.back() != ' ') out += ' ';
+  }
+  return out;
 }
 
 struct Case {
@@ -137,11 +157,16 @@ TEST(ExplainCli, EveryVariantIsExplainedAndErrorsAreUsageErrors) {
   EXPECT_NE(tuned.out.find(" waves of resident blocks; predicted "), std::string::npos) << tuned.out;
   // Occupancy follows the architecture's limits on 8.6: 100 KiB / (8 + 1 KiB) = 11 blocks, 1536 / 1024
   // threads = 1.
-  const auto ampere = run_cli({"explain", "matmul/smem_tile32", "--arch", "8.6"});
-  EXPECT_NE(ampere.out.find("1 blocks per SM, bound by threads (registers: "), std::string::npos) << ampere.out;
-  EXPECT_NE(ampere.out.find("shared memory: 11, threads: 1, block limit: 16; compute capability 8.6: 100 KiB"),
+  const std::string ampere = flat(run_cli({"explain", "matmul/smem_tile32", "--arch", "8.6"}).out);
+  EXPECT_NE(ampere.find("occupancy: 1 block per SM on compute capability 8.6, bound by threads"),
             std::string::npos)
-      << ampere.out;
+      << ampere;
+  EXPECT_NE(ampere.find("shared memory 11, threads 1, block limit 16"), std::string::npos)
+      << ampere;
+  EXPECT_NE(ampere.find("an SM of 8.6 holds 100 KiB of shared memory for blocks, 65536 registers, "
+                        "1536 threads, 16 blocks"),
+            std::string::npos)
+      << ampere;
   for (const auto& args : {std::vector<std::string>{"explain", "nope"},
                            std::vector<std::string>{"explain", "matmul/nope"},
                            std::vector<std::string>{"explain", "matmul/naive", "--size", "0"},
@@ -165,4 +190,366 @@ TEST(ExplainKernelNames, CompareAcrossToolsSpellings) {
                                             "detail::MmaConfig<128, 128, 64, 32, 1, (smemlab::tensor_matmul::detail::"
                                             "Layout)0, false, 1>, smemlab::tensor_matmul::detail::Bf16, true>(GemmArgs)"),
             explain::comparable_kernel_name("mma_gemm_kernel<MmaConfig<128, 128, 64, 32, 1, 0, 0, 1>, Bf16, 1>(GemmArgs)"));
+}
+
+namespace {
+
+// Columns on a terminal: UTF-8 continuation bytes take none.
+std::size_t columns(const std::string& line) {
+  return static_cast<std::size_t>(std::count_if(line.begin(), line.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+std::string plural(double n, std::string_view noun) {
+  return fmt::format("{:.0f} {}{}", n, noun, n == 1 ? "" : "s");
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// The text fits a terminal, and counts of one take the singular.
+void expect_readable(const std::string& text) {
+  for (const auto& line : lines_of(text))
+    EXPECT_LE(columns(line), smemlab::explain::kTextColumns) << line;
+  const std::regex singular_as_plural(R"(\b1 (block|warp|tile|register|thread|byte|run)s\b)");
+  EXPECT_FALSE(std::regex_search(text, singular_as_plural)) << text;
+}
+
+// Each shared-memory instruction of the JSON against its row of the text's table: the row
+// (op, instruction, bytes, per block, wavefronts per warp, ideal per warp, total) and the line
+// under it (what, expression, block).
+void expect_same_accesses(const nlohmann::json& accesses, const std::vector<std::string>& lines) {
+  const auto header = std::find_if(lines.begin(), lines.end(), [](const std::string& l) {
+    return l.starts_with("  op  instruction");
+  });
+  if (accesses.empty()) {
+    EXPECT_EQ(header, lines.end());
+    return;
+  }
+  ASSERT_NE(header, lines.end());
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> details;
+  for (auto it = header + 1; it != lines.end() && it->starts_with("  "); ++it) {
+    if (it->starts_with("      ")) {
+      ASSERT_FALSE(details.empty()) << *it;
+      details.back() += *it;
+      continue;
+    }
+    std::istringstream words(*it);
+    rows.emplace_back(std::istream_iterator<std::string>(words),
+                      std::istream_iterator<std::string>());
+    details.emplace_back();
+  }
+  ASSERT_EQ(rows.size(), accesses.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& a = accesses[i];
+    const auto& row = rows[i];
+    ASSERT_EQ(row.size(), 7U) << fmt::format("{}", fmt::join(row, " "));
+    EXPECT_EQ(row[0], a["op"]);
+    EXPECT_EQ(row[1], a["instruction"]);
+    // The op says how the hardware counts the instruction: they cannot disagree.
+    const std::string op = a["op"];
+    const std::string instruction = a["instruction"];
+    if (op == "cp")
+      EXPECT_TRUE(instruction.starts_with("cp.async")) << instruction;
+    else
+      EXPECT_TRUE(instruction == op || instruction.starts_with(op + "matrix"))
+          << op << " " << instruction;
+    EXPECT_EQ(std::stoi(row[2]), a["width"].get<int>());
+    const auto near = [](const std::string& shown, double value, double decimals) {
+      EXPECT_NEAR(std::stod(shown), value, 0.5 * decimals + 1e-12 * std::abs(value)) << shown;
+    };
+    near(row[3], a["per_block"], 1e-3);
+    near(row[4], a["wavefronts_per_warp"], 1e-2);
+    near(row[5], a["ideal_per_warp"], 1e-2);
+    near(row[6], a["total_wavefronts"], 1e-3);
+    const auto& b = a["block"];
+    EXPECT_EQ(flat(details[i]), fmt::format("{}: {}, block {}x{}x{}", a["what"].get<std::string>(),
+                                            a["expression"].get<std::string>(), b[0].get<int>(),
+                                            b[1].get<int>(), b[2].get<int>()));
+  }
+}
+
+void expect_same_step(const nlohmann::json& step, const std::string& text) {
+  const auto says = [&](const std::string& part) {
+    EXPECT_NE(text.find(part), std::string::npos) << "missing: " << part << "\nin: " << text;
+  };
+  says(fmt::format("step: {} ({})", step["number"].get<std::string>(),
+                   step["file"].get<std::string>()));
+  if (!step["previous"].is_null())
+    says(fmt::format(", after {} (step {}): {}", step["previous"]["variant"].get<std::string>(),
+                     step["previous"]["number"].get<std::string>(),
+                     step["previous"]["description"].get<std::string>()));
+  if (!step["changed"].get<std::string>().empty())
+    says("changed: " + step["changed"].get<std::string>());
+  if (!step["should_buy"].get<std::string>().empty())
+    says("should buy: " + step["should_buy"].get<std::string>());
+  const auto& r = step["results"];
+  if (r.is_null()) {
+    says("bought: " + step["why_no_results"].get<std::string>());
+    return;
+  }
+  says(fmt::format("on {}, at {} ({})", r["gpu"].get<std::string>(), r["size"].get<std::string>(),
+                   r["type"].get<std::string>()));
+  if (!r["step"].is_null())
+    says(fmt::format("this step {:.3f} of {}'s speed ({:.4g} ms)",
+                     r["step"]["vs_reference"].get<double>(), r["reference"].get<std::string>(),
+                     r["step"]["median_ms"].get<double>()));
+  if (!r["previous"].is_null())
+    says(fmt::format("the previous step {:.3f} ({:.4g} ms)",
+                     r["previous"]["vs_reference"].get<double>(),
+                     r["previous"]["median_ms"].get<double>()));
+  if (!r["speedup_over_previous"].is_null())
+    says(
+        fmt::format("{:.2f}x the previous step's speed", r["speedup_over_previous"].get<double>()));
+}
+
+// The JSON's fields against the text's: the same numbers and words, the kernel named in full.
+void expect_same_explanation(const nlohmann::json& doc, const std::string& raw_text) {
+  const std::string text = flat(raw_text);
+  const auto says = [&](const std::string& part) {
+    EXPECT_NE(text.find(part), std::string::npos) << "missing: " << part << "\nin: " << raw_text;
+  };
+  says(fmt::format("{}: {}", doc["variant"].get<std::string>(),
+                   doc["description"].get<std::string>()));
+  says("technique: " + doc["technique"].get<std::string>());
+  if (!doc["step"].is_null()) expect_same_step(doc["step"], text);
+  const auto& m = doc["model"];
+  const auto& block = m["block"];
+  const std::string threads =
+      fmt::format("{}x{}x{}", block[0].get<int>(), block[1].get<int>(), block[2].get<int>());
+  says(fmt::format("shared memory: {}, {} per block of {} threads",
+                   m["dynamic_smem"].get<bool>() ? "dynamic" : "static",
+                   plural(m["smem_bytes"].get<double>(), "byte"), threads));
+
+  // The kernel in full: a compiled kernel's name, which the model's name begins.
+  const std::string kernel = m["kernel"];
+  const auto& compiled = smemlab::explain::compiled_kernels();
+  EXPECT_TRUE(std::any_of(compiled.begin(), compiled.end(), [&](const auto& k) {
+    return k.name == kernel;
+  })) << kernel;
+  EXPECT_TRUE(kernel.ends_with(")")) << kernel;
+  says("kernel: " + kernel);
+  for (const auto& other : m["other_kernels"]) says("also compiled: " + other.get<std::string>());
+
+  const auto& o = m["occupancy"];
+  says(fmt::format("occupancy: {} per SM on compute capability {}, bound by {}",
+                   plural(o["blocks_per_sm"].get<double>(), "block"),
+                   o["compute_capability"].get<std::string>(), o["bound_by"].get<std::string>()));
+  says(fmt::format(
+      "blocks each resource allows: registers {}, shared memory {}, threads {}, block limit {}",
+      o["by_registers"].is_null() ? std::string("not known") : o["by_registers"].dump(),
+      o["by_shared_memory"].get<int>(), o["by_threads"].get<int>(),
+      o["by_block_limit"].get<int>()));
+  const auto& limits = o["limits"];
+  says(fmt::format("an SM of {} holds {} KiB of shared memory for blocks, {}, {}, {}",
+                   o["compute_capability"].get<std::string>(),
+                   limits["shared_memory_per_sm"].get<int>() / 1024,
+                   plural(limits["registers_per_sm"].get<double>(), "register"),
+                   plural(limits["threads_per_sm"].get<double>(), "thread"),
+                   plural(limits["blocks_per_sm"].get<double>(), "block")));
+  ASSERT_TRUE(o.contains("compiled"));
+  const auto& c = o["compiled"];
+  EXPECT_EQ(c["kernel"], kernel);
+  says(fmt::format(
+      "compiled for {}: {} a thread, {} of static shared memory, {} of stack, {} spilled",
+      c["arch"].get<std::string>(), plural(c["registers"].get<double>(), "register"),
+      plural(c["static_smem"].get<double>(), "byte"),
+      plural(c["stack_bytes"].get<double>(), "byte"),
+      plural(c["spill_bytes"].get<double>(), "byte")));
+
+  says(
+      fmt::format("at {} ({}): {}", doc["size"].get<std::string>(), doc["type"].get<std::string>(),
+                  plural(m["blocks"].get<double>(), m["per_tile"].get<bool>() ? "tile" : "block")));
+  expect_same_accesses(m["accesses"], lines_of(raw_text));
+  const auto& p = m["predicted"];
+  says(fmt::format("predicted shared wavefronts: loads {} (ideal {}), stores {} (ideal {})",
+                   p["ld_wavefronts"].get<long long>(), p["ld_ideal"].get<long long>(),
+                   p["st_wavefronts"].get<long long>(), p["st_ideal"].get<long long>()));
+  if (p["cp_wavefronts"].get<long long>() > 0)
+    says(fmt::format("cp.async writes {} (ideal {})", p["cp_wavefronts"].get<long long>(),
+                     p["cp_ideal"].get<long long>()));
+  says("global memory: " + m["traffic"].get<std::string>());
+  if (!m["notes"].get<std::string>().empty()) says("notes: " + m["notes"].get<std::string>());
+}
+
+}  // namespace
+
+// Every modelled variant of every family in the registry, in each type it runs: the JSON and
+// the text table say the same, and the text fits within 100 columns.
+TEST(ExplainRender, JsonAndTextAgreeForEveryModelledVariant) {
+  using smemlab::testing::run_cli;
+  int checked = 0;
+  for (const BenchFamily* family : families()) {
+    for (const VariantInfo& v : family->variants()) {
+      for (const DType t : v.dtypes) {
+        SCOPED_TRACE(v.id() + " " + std::string(dtype_name(t)));
+        const std::vector<std::string> args{"explain", v.id(), "--type",
+                                            std::string(dtype_name(t))};
+        const auto text = run_cli(args);
+        ASSERT_EQ(text.status, 0) << text.err;
+        expect_readable(text.out);
+        if (v.model == nullptr) continue;
+        auto json_args = args;
+        json_args.insert(json_args.end(), {"--format", "json"});
+        const auto json = run_cli(json_args);
+        ASSERT_EQ(json.status, 0) << json.err;
+        expect_same_explanation(nlohmann::json::parse(json.out), text.out);
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 60);
+}
+
+// Each step of the four families' tables says what its file says it changed and should buy,
+// names the previous entry of its table, and what it bought in the committed runs.
+TEST(ExplainSteps, SayWhatChangedAndWhatItBought) {
+  using smemlab::testing::run_cli;
+  for (const char* name : {"matmul", "tensor-matmul", "reduction", "transpose"}) {
+    const std::vector<VariantInfo> table = find_family(name).variants();
+    for (std::size_t i = 0; i < table.size(); ++i) {
+      SCOPED_TRACE(table[i].id());
+      const auto step = explain::describe_step(table[i]);
+      ASSERT_TRUE(step.has_value());
+      std::ifstream file(std::string(SMEMLAB_SOURCE_DIR) + "/" + step->file);
+      std::string first;
+      std::getline(file, first);
+      EXPECT_TRUE(first.starts_with("// " + step->number + " — ")) << first;
+      EXPECT_FALSE(step->summary.empty() && step->changed.empty() && step->should_buy.empty());
+      if (i == 0)
+        EXPECT_FALSE(step->previous.has_value());
+      else
+        EXPECT_EQ(step->previous->id(), table[i - 1].id());
+    }
+  }
+  EXPECT_FALSE(explain::describe_step(find_registered("banks/u32")).has_value());
+
+  const auto doc =
+      nlohmann::json::parse(run_cli({"explain", "matmul/thread_tile_1d", "--format", "json"}).out);
+  const auto& step = doc["step"];
+  EXPECT_EQ(step["number"], "05");
+  EXPECT_EQ(step["file"], "src/matmul/05_thread_tile_1d.cu");
+  EXPECT_TRUE(
+      step["changed"].get<std::string>().starts_with("from 02: a thread keeps 8 accumulators"))
+      << step["changed"];
+  EXPECT_TRUE(step["should_buy"].get<std::string>().starts_with("roughly twice the tiled kernel"))
+      << step["should_buy"];
+  EXPECT_EQ(step["previous"]["variant"], "matmul/conflict_tile16_padded");
+  EXPECT_EQ(step["previous"]["number"], "04");
+
+  // What it bought: the rows of the committed run, on the GPU that run names.
+  const auto& r = step["results"];
+  ASSERT_FALSE(r.is_null()) << step;
+  EXPECT_EQ(r["source"], "committed");
+  EXPECT_EQ(r["file"], "docs/results/data/bench-full-h200.json");
+  std::ifstream committed(std::string(SMEMLAB_DOCS_DATA_DIR) + "/bench-full-h200.json");
+  const auto run = nlohmann::json::parse(committed);
+  EXPECT_EQ(r["gpu"], run["device"]["name"]);
+  std::map<std::string, nlohmann::json> rows;
+  for (const auto& row : run["rows"])
+    if (row["family"] == "matmul" && row["size"] == "2048") rows[row["variant"]] = row;
+  EXPECT_EQ(r["size"], "2048");
+  EXPECT_EQ(r["reference"], "matmul/cublas");
+  EXPECT_EQ(r["step"]["vs_reference"], rows["thread_tile_1d"]["vs_reference"]);
+  EXPECT_EQ(r["step"]["median_ms"], rows["thread_tile_1d"]["median_ms"]);
+  EXPECT_EQ(r["previous"]["vs_reference"], rows["conflict_tile16_padded"]["vs_reference"]);
+  EXPECT_DOUBLE_EQ(r["speedup_over_previous"].get<double>(),
+                   rows["conflict_tile16_padded"]["median_ms"].get<double>() /
+                       rows["thread_tile_1d"]["median_ms"].get<double>());
+
+  // Double runs come from their own committed run; the first step of a table has no previous.
+  const auto cub = nlohmann::json::parse(
+      run_cli({"explain", "reduction/cub", "--type", "double", "--format", "json"}).out)["step"];
+  EXPECT_TRUE(cub["previous"].is_null());
+  EXPECT_EQ(cub["results"]["file"], "docs/results/data/reduction-h200-double.json");
+  EXPECT_EQ(cub["results"]["step"]["vs_reference"], 1.0);
+
+  // A size no committed run has: the reason names the sizes they have.
+  const auto odd = nlohmann::json::parse(
+      run_cli({"explain", "matmul/thread_tile_1d", "--size", "100", "--format", "json"})
+          .out)["step"];
+  EXPECT_TRUE(odd["results"].is_null());
+  EXPECT_NE(odd["why_no_results"].get<std::string>().find("2048"), std::string::npos) << odd;
+}
+
+TEST(ExplainCli, HelpSaysWhatNeedsAGpu) {
+  const auto help = smemlab::testing::run_cli({"explain", "--help"});
+  EXPECT_EQ(help.status, 0);
+  EXPECT_NE(help.out.find("--measure needs a GPU and Nsight Compute"), std::string::npos)
+      << help.out;
+  EXPECT_EQ(help.out.find("CPU only"), std::string::npos) << help.out;
+}
+
+// What --measure adds, from a measurement made up here: Nsight Compute's counters beside the
+// model, and the step and the previous one timed on this GPU, in the text and the JSON.
+TEST(ExplainRender, MeasuredCountersAndTimesFitAndAgree) {
+  const VariantInfo v = find_registered("matmul/smem_tile32");
+  const BenchFamily& family = find_family("matmul");
+  const Shape shape = family.canonical(parse_shape("2048"));
+  const Prediction p = predict(v.model(shape, DType::f32));
+  explain::Measurement counters;
+  counters.kernel = "tiled_static_kernel<32>(GemmArgs)";
+  counters.grid_blocks = v.model(shape, DType::f32).blocks;
+  counters.ld_wavefronts = static_cast<double>(p.ld_wavefronts);
+  counters.st_wavefronts = static_cast<double>(p.st_wavefronts) * 1.1;  // within the tolerance
+  counters.dram_bytes = 1.5e8;
+  counters.achieved_occupancy_pct = 97.5;
+  counters.stalls = {{"barrier", 3.25}, {"mio_throttle", 1.5}, {"long_scoreboard", 0.75}};
+  const auto row = [&](const char* name, double ms, bool reference) {
+    BenchRow r;
+    r.family = "matmul";
+    r.variant = name;
+    r.dtype = "float";
+    r.size = "2048";
+    r.time.median_ms = ms;
+    r.vs_reference = 1.0 / ms;
+    r.verified = true;
+    r.reference = reference;
+    return r;
+  };
+  const std::vector<BenchRow> rows{row("cublas", 1.0, true), row("smem_tile16", 8.0, false),
+                                   row("smem_tile32", 6.0, false)};
+  const auto step = explain::describe_step(v);
+  ASSERT_TRUE(step.has_value());
+  const explain::StepResults timed = explain::results_in_run(
+      rows, v, *step, shape, DType::f32, "a made-up GPU", "", 21);
+  const explain::Explanation e =
+      explain::explain(v, shape, DType::f32, explain::arch_limits(9, 0), &counters, &timed);
+
+  const std::string text = explain::render_text(e);
+  expect_readable(text);
+  const std::string said = flat(text);
+  EXPECT_NE(said.find("bought: on a made-up GPU, at 2048 (float), timed now on this GPU (median of "
+                      "21 runs): this step 0.167 of matmul/cublas's speed (6 ms); the previous "
+                      "step 0.125 (8 ms): 1.33x the previous step's speed"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(said.find("measured with Nsight Compute: tiled_static_kernel<32>(GemmArgs)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(said.find("top stalls (warps stalled per issue): barrier 3.25, mio_throttle 1.50, "
+                      "long_scoreboard 0.75"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(said.find("stores 1% above to 16% below): yes"), std::string::npos) << text;
+
+  const auto doc = nlohmann::json::parse(explain::render_json(e));
+  const auto& r = doc["step"]["results"];
+  EXPECT_EQ(r["source"], "measured");
+  EXPECT_TRUE(r["file"].is_null());
+  EXPECT_EQ(r["gpu"], "a made-up GPU");
+  EXPECT_DOUBLE_EQ(r["speedup_over_previous"].get<double>(), 8.0 / 6.0);
+  const auto& m = doc["measured"];
+  EXPECT_EQ(m["within_tolerance"], true);
+  EXPECT_EQ(m["ld_wavefronts"]["predicted"].get<double>(), static_cast<double>(p.ld_wavefronts));
+  EXPECT_EQ(m["st_wavefronts"]["measured"].get<double>(), counters.st_wavefronts);
+  EXPECT_EQ(m["occupancy_pct"]["achieved"].get<double>(), 97.5);
+  EXPECT_EQ(m["top_stalls"]["barrier"].get<double>(), 3.25);
+  expect_same_explanation(doc, text);
 }

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "smemlab/tensor_matmul.hpp"
+#include "tensor_matmul/tuning.hpp"
 
 using namespace smemlab;
 

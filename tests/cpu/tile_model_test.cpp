@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "matmul/tuning.hpp"
 #include "smemlab/error.hpp"
-#include "smemlab/matmul.hpp"
 
 using namespace smemlab;
 

@@ -5,17 +5,21 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
 #include <map>
 #include <random>
+#include <vector>
 
 #include "support/gpu.hpp"
 #include "smemlab/cublas.hpp"
 #include "smemlab/device_buffer.hpp"
 #include "smemlab/matmul.hpp"
+#include "bench/device_memory.hpp"
 #include "bench/verify.hpp"
+#include "matmul/tuning.hpp"
 
 using namespace smemlab;
 
@@ -139,7 +143,7 @@ TEST_P(MatmulVariant, MatchesTheCpuReference) {
 // here directly, on aligned rows (16-byte copies) and unaligned ones (4-byte copies, or B first
 // copied to aligned rows in the workspace), with split-K in one wave (every block sums a share
 // of its tile) and in several (the last block sums). Runs go twice on one caller-held
-// workspace: the second run finds the counters the first left (zero).
+// workspace filled with 0xFF bytes before each: a workspace is scratch, whatever it holds.
 class MatmulTiles : public testing::TestWithParam<std::string_view> {};
 
 TEST_P(MatmulTiles, MatchTheCpuReferenceAlignedAndUnaligned) {
@@ -176,34 +180,76 @@ TEST_P(MatmulTiles, MatchTheCpuReferenceAlignedAndUnaligned) {
       const bool copies_b = choice.align_b && args.ldb % 4 != 0;
       if (choice.slices == 1 && !choice.split_last_wave) EXPECT_EQ(bytes > 0, copies_b);
       DeviceBuffer<std::byte> workspace(std::max<std::size_t>(bytes, 1));
-      SMEMLAB_CUDA_CHECK(cudaMemset(workspace.data(), 0, workspace.size()));
       matmul::GemmArgs with = args;
       with.workspace = workspace.data();
       with.workspace_size = bytes;
-      // First on a copy of C, then on C itself: the checked run finds the counters the first
-      // one left behind.
+      // First on a copy of C, then on C itself, each on a workspace of garbage.
       DeviceBuffer<float> scratch(static_cast<std::size_t>(args.m) * args.ldc);
       SMEMLAB_CUDA_CHECK(cudaMemcpy(scratch.data(), args.c, scratch.size() * sizeof(float), cudaMemcpyDeviceToDevice));
       matmul::GemmArgs first = with;
       first.c = scratch.data();
+      SMEMLAB_CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0xFF, workspace.size(), ctx.stream));
       matmul::gemm_tiles(choice, first, ctx);
+      SMEMLAB_CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0xFF, workspace.size(), ctx.stream));
       matmul::gemm_tiles(choice, with, ctx);
     });
   }
 }
 
-// A workspace that is too small is refused before anything is launched.
-TEST(MatmulWorkspace, ATooSmallOneIsRefused) {
+// A workspace that is too small is refused before anything is launched: C keeps what it held,
+// also where the last-wave split would launch whole tiles before its divided ones.
+TEST(MatmulWorkspace, ATooSmallOneIsRefusedBeforeAnyWork) {
   SMEMLAB_REQUIRE_GPU();
-  DeviceBuffer<float> a(64 * 64);
-  DeviceBuffer<float> b(64 * 4096);
-  DeviceBuffer<float> c(64 * 4096);
-  matmul::GemmArgs args{64, 64, 4096, 1.0F, a.data(), 4096, b.data(), 64, 0.0F, c.data(), 64};
-  const matmul::TileChoice split{"64x64x8_s4_w32x32_t8x4", 0, 8, false};
-  ASSERT_GT(matmul::workspace_bytes(split, args), 0U);
-  args.workspace = c.data();
-  args.workspace_size = matmul::workspace_bytes(split, args) - 1;
-  EXPECT_THROW(matmul::gemm_tiles(split, args, {}), std::invalid_argument);
+  int sms = 0;
+  SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const char* config = "64x64x8_s4_w32x32_t8x4";
+  const matmul::TileShape t = matmul::tile_shape(config);
+  const int n = t.bn * (t.blocks_per_sm * sms + 1);  // one tile past a full wave
+  const int k = 4096;
+  DeviceBuffer<float> a(static_cast<std::size_t>(t.bm) * k);
+  DeviceBuffer<float> b(static_cast<std::size_t>(k) * n);
+  DeviceBuffer<float> c(static_cast<std::size_t>(t.bm) * n);
+  DeviceBuffer<float> workspace(1);
+  fill_uniform(a.data(), a.size(), 1, -1.0F, 1.0F, nullptr);
+  fill_uniform(b.data(), b.size(), 2, -1.0F, 1.0F, nullptr);
+  std::vector<float> before(c.size(), kSentinel);
+  SMEMLAB_CUDA_CHECK(cudaMemcpy(c.data(), before.data(), c.size() * sizeof(float), cudaMemcpyHostToDevice));
+  matmul::GemmArgs args{t.bm, n, k, 1.0F, a.data(), k, b.data(), n, 0.0F, c.data(), n};
+  for (const matmul::TileChoice choice : {matmul::TileChoice{config, 0, 8, false},
+                                          matmul::TileChoice{config, 0, 1, true}}) {
+    ASSERT_GT(matmul::workspace_bytes(choice, args), 0U);
+    args.workspace = workspace.data();
+    args.workspace_size = matmul::workspace_bytes(choice, args) - 1;
+    EXPECT_THROW(matmul::gemm_tiles(choice, args, {}), std::invalid_argument);
+  }
+  SMEMLAB_CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<float> after(c.size());
+  SMEMLAB_CUDA_CHECK(cudaMemcpy(after.data(), c.data(), c.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  EXPECT_EQ(after, before);
+}
+
+// One workspace for several shapes and decompositions in turn, filled with 0xFF bytes once:
+// each call sets up what it keeps there, whatever the call before left.
+TEST(MatmulWorkspace, OneBufferOfGarbageServesAlternatingShapes) {
+  SMEMLAB_REQUIRE_GPU();
+  const char* config = "64x64x8_s4_w32x32_t8x4";
+  const std::array<std::pair<Case, matmul::TileChoice>, 3> calls{
+      std::pair{Case{131, 67, 1025, 3, 1.5F, -0.75F}, matmul::TileChoice{config, 8, 3, false, true}},
+      std::pair{Case{33, 70, 3001, 0, 1.0F, 0.0F}, matmul::TileChoice{config, 0, 64, false}},
+      std::pair{Case{300, 700, 2049, 4, 0.5F, 2.0F}, matmul::TileChoice{config, 8, 1, true}}};
+  DeviceBuffer<std::byte> workspace(64 << 20);
+  SMEMLAB_CUDA_CHECK(cudaMemset(workspace.data(), 0xFF, workspace.size()));
+  for (int round = 0; round < 2; ++round)
+    for (const auto& [cs, choice] : calls) {
+      SCOPED_TRACE(case_name(cs) + ", round " + std::to_string(round));
+      expect_matches_reference(cs, [&](const matmul::GemmArgs& args, const LaunchContext& ctx) {
+        ASSERT_LE(matmul::workspace_bytes(choice, args), workspace.size());
+        matmul::GemmArgs with = args;
+        with.workspace = workspace.data();
+        with.workspace_size = workspace.size();
+        matmul::gemm_tiles(choice, with, ctx);
+      });
+    }
 }
 
 // The model counts blocks_per_sm slots per SM for each configuration; the last-wave split
@@ -235,11 +281,9 @@ std::vector<std::string> variant_names() {
 
 INSTANTIATE_TEST_SUITE_P(
     Matmul, MatmulVariant,
-    testing::Combine(testing::ValuesIn(variant_names()), testing::Range<std::size_t>(0, 21)),
+    testing::Combine(testing::ValuesIn(variant_names()), testing::Range<std::size_t>(0, cases().size())),
     [](const auto& info) {
       return std::get<0>(info.param) + "_" + case_name(cases()[std::get<1>(info.param)]);
     });
-
-TEST(MatmulCases, CoverEveryShapeTwiceAndOneAlignedPadding) { EXPECT_EQ(cases().size(), 21U); }
 
 }  // namespace

@@ -1,7 +1,7 @@
 #pragma once
 #include <gtest/gtest.h>
 
-#include "bench/device_info.hpp"
+#include "core/device_info.hpp"
 
 // GPU tests report "skipped" without a device, never "passed".
 #define SMEMLAB_REQUIRE_GPU()                                                     \

@@ -1,5 +1,5 @@
 #pragma once
-// What the benchmark needs to know about a GPU, read off the device.
+// What bench, info and explain need to know about a GPU, read off the device.
 #include <cstddef>
 #include <string>
 

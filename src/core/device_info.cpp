@@ -1,4 +1,4 @@
-#include "bench/device_info.hpp"
+#include "core/device_info.hpp"
 
 #include <fmt/format.h>
 
