@@ -10,7 +10,6 @@ stores from 1% above to 16% below (the hardware counts extra store wavefronts th
 do not explain; see tests/cpu/explain_test.cpp). Exits 77 (skipped) without a GPU or ncu, 1 on a mismatch.
 """
 import json
-import re
 import shutil
 import subprocess
 import sys
@@ -26,13 +25,12 @@ def main(binary):
     if shutil.which("ncu") is None or subprocess.run(["nvidia-smi"], capture_output=True).returncode != 0:
         print("explain_check: no GPU or no ncu: skipped")
         return 77
-    listed = subprocess.run([binary, "list"], capture_output=True, text=True, check=True).stdout
+    listed = subprocess.run([binary, "list", "--names"], capture_output=True, text=True,
+                            check=True).stdout
     failures = checked = 0
     print(f"{'variant':<40}{'ld predicted':>14}{'ld measured':>14}{'st predicted':>14}{'st measured':>14}"
           f"{'cp predicted':>14}{'cp measured':>14}")
-    # Each variant's line of the list starts with its id, family/name, at the first column.
-    variants = re.findall(r"^([a-z][a-z-]*/[A-Za-z0-9_./-]+)", listed, re.MULTILINE)
-    for variant in dict.fromkeys(variants):
+    for variant in listed.split():
         for dtype in ("float", "double", "bf16", "half", "tf32"):
             status, doc = explain(binary, variant, dtype)
             if status != 0 or doc["model"] is None:

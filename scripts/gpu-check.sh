@@ -59,7 +59,8 @@ sanitize_tests() {  # tool, then a gtest filter
 }
 # Every tile configuration of the autotuned variant, aligned and not, with split-K in one wave
 # and in several, and the last-wave split; the tests add padded rows and beta != 0.
-tiles=$("$smemlab" list --family matmul-tiles | awk '$1 ~ /\/g8\/(k3|k64|lw)$/ {print $1}' | paste -sd, -)
+tiles=$("$smemlab" list --family matmul-tiles --names |
+  awk '$1 ~ /\/g8\/(k3|k64|lw)$/ {print $1}' | paste -sd, -)
 for tool in memcheck racecheck synccheck; do
   sanitize "$tool" --family matmul --size 33x31x65,7x13x5,260x388x100
   sanitize "$tool" --family matmul-tiles --variant "$tiles" --size 131x67x1025,260x388x1000

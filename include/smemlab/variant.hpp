@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <optional>
+#include <source_location>
 #include <span>
 #include <string>
 #include <string_view>
@@ -43,12 +45,19 @@ struct VariantInfo {
   // Why the variant cannot run on the current device, empty when it can; null for variants
   // that run wherever their family does.
   std::string (*unavailable)() = nullptr;
+  // Where the record is built: a default member initializer reports the place of the
+  // aggregate initialization that uses it, the variant's file src/<family>/NN_<technique>.cu.
+  std::source_location defined_at = std::source_location::current();
 
   [[nodiscard]] std::string id() const { return std::string(family) + "/" + std::string(name); }
   [[nodiscard]] bool runs(DType type) const {
     return std::find(dtypes.begin(), dtypes.end(), type) != dtypes.end();
   }
   [[nodiscard]] std::string why_unavailable() const { return unavailable == nullptr ? std::string() : unavailable(); }
+  // The variant's step in its family's teaching order: the NN of its file, which descriptions
+  // such as "06 with ..." refer to. Empty for a record built elsewhere (a sweep's generated
+  // configurations, the bank microbenchmarks).
+  [[nodiscard]] std::optional<int> step() const;
 };
 
 // The titles of the tutorials a variant reproduces, quoted and joined: “A”, “B”; empty for none.

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "banks/broadcasts.hpp"
+#include "core/text.hpp"
 #include "smemlab/banks.hpp"
 
 namespace smemlab::banks {
@@ -49,9 +50,10 @@ std::string why(const WarpResult& w, const Instruction& in) {
     lines += p.wavefronts - p.partial_sectors;
   }
   if (sector_cost > 0)
-    parts.push_back(fmt::format("+{} sector layout: cp.async.cg writes whole 32-byte sectors one 128-byte line a "
-                                "wavefront ({} lines) and each sector written in part on its own ({})",
-                                sector_cost, lines, partial));
+    parts.push_back(fmt::format(
+        "+{} sector layout: cp.async.cg writes whole 32-byte sectors one 128-byte line a "
+        "wavefront ({}) and each sector written in part on its own ({})",
+        sector_cost, count_of(lines, "line"), partial));
   if (conflicts > 0) {
     std::string banks;
     for (std::size_t i = 0; i < w.collisions.size() && i < 3; ++i) {
@@ -60,7 +62,9 @@ std::string why(const WarpResult& w, const Instruction& in) {
       banks += fmt::format("{}{}bank {}: {} words, lanes {}", i ? "; " : "", where, c.bank, c.words.size(),
                            join_lanes(c.lanes, 8));
     }
-    if (w.collisions.size() > 3) banks += fmt::format("; +{} more banks", w.collisions.size() - 3);
+    if (w.collisions.size() > 3)
+      banks +=
+          fmt::format("; +{}", count_of(std::ssize(w.collisions) - 3, "more bank", "more banks"));
     parts.push_back(fmt::format("+{} bank conflict: {}", conflicts, banks));
   }
   return parts.empty() ? "-" : fmt::format("{}", fmt::join(parts, "; "));

@@ -174,6 +174,9 @@ struct FamilySpec {
   // reference row comes first and is always present.
   std::vector<BenchRow> (*run)(const BenchFamily& family, const Shape& shape, DType type,
                                std::span<const std::string_view> variants, const BenchContext& ctx) = nullptr;
+  // How `smemlab list` shows a family of generated names (a sweep): grouped, with a legend of
+  // the names' parts, in lines of at most `columns`. Null: one line a variant.
+  std::string (*listing)(std::size_t columns) = nullptr;
 };
 
 // A family of the benchmark: its spec, and the size checks every family shares.

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <functional>
 
@@ -11,6 +12,7 @@
 #include "bench/families.hpp"
 #include "bench/gemm_check.hpp"
 #include "bench/verify.hpp"
+#include "core/text.hpp"
 #include "matmul/tuning.hpp"
 #include "smemlab/cublas.hpp"
 #include "smemlab/device_buffer.hpp"
@@ -91,10 +93,28 @@ std::size_t gemm_device_bytes(const Shape& shape, DType /*float*/) {
   return (m * k + k * n + m * n) * sizeof(float);
 }
 
-// The sweep's candidates: every compiled tile configuration x raster group x decomposition,
-// named CONFIG/gGROUP/kSLICES (split-K; k1: one block per tile) or CONFIG/gGROUP/lw (the
-// last-wave split), and with raster group 8 each again with B first copied to aligned rows
-// (suffix /align-b): every choice the autotuned variant's model can make.
+// The sweep's candidates: every compiled tile configuration x raster group x way of dividing
+// the work, named CONFIG/gGROUP/SPLIT, and at the model's raster group each again with B first
+// copied to aligned rows (CONFIG/gGROUP/SPLIT/align-b): every choice the autotuned variant's
+// model can make.
+constexpr std::array kRasterGroups{0, 8};
+constexpr int kAlignedCopyGroup = 8;  // the raster group of the model's choices
+
+// A way to divide a tile's work among blocks: one block (k1), split-K (kN), the last-wave split.
+struct Split {
+  std::string name;
+  int slices;
+  bool last_wave;
+};
+
+std::vector<Split> splits() {
+  std::vector<Split> out{{"k1", 1, false}};
+  for (const int slices : matmul::split_k_choices())
+    out.push_back({fmt::format("k{}", slices), slices, false});
+  out.push_back({"lw", 1, true});
+  return out;
+}
+
 struct TileCandidate {
   std::string name;
   matmul::TileChoice choice;
@@ -104,19 +124,80 @@ const std::vector<TileCandidate>& tile_candidates() {
   static const std::vector<TileCandidate> all = [] {
     std::vector<TileCandidate> out;
     for (const auto config : matmul::tile_configs())
-      for (const int group : {0, 8})
+      for (const int group : kRasterGroups)
         for (const bool align_b : {false, true}) {
-          if (align_b && group != 8) continue;
-          const std::string_view suffix = align_b ? "/align-b" : "";
-          out.push_back({fmt::format("{}/g{}/k1{}", config, group, suffix), {config, group, 1, false, align_b}});
-          for (const int slices : matmul::split_k_choices())
-            out.push_back({fmt::format("{}/g{}/k{}{}", config, group, slices, suffix),
-                           {config, group, slices, false, align_b}});
-          out.push_back({fmt::format("{}/g{}/lw{}", config, group, suffix), {config, group, 1, true, align_b}});
+          if (align_b && group != kAlignedCopyGroup) continue;
+          for (const Split& split : splits())
+            out.push_back(
+                {fmt::format("{}/g{}/{}{}", config, group, split.name, align_b ? "/align-b" : ""),
+                 {config, group, split.slices, split.last_wave, align_b}});
         }
     return out;
   }();
   return all;
+}
+
+// `smemlab list --family matmul-tiles`: a legend of the names' parts, then per configuration its
+// raster groups and splits.
+std::string tile_listing(std::size_t columns) {
+  const auto paragraph = [&](std::string_view text) { return wrap(text, 0, columns) + "\n"; };
+  // A name part and its meaning, the meaning wrapped under itself.
+  const auto part = [&](std::string_view name, std::string_view meaning) {
+    const std::string head = fmt::format("  {:<10}", name);
+    return head + wrap(meaning, head.size(), columns) + "\n";
+  };
+  std::string out = paragraph(fmt::format(
+      "matmul-tiles: every choice that the autotuned matmul (matmul/autotuned) can make, timed "
+      "against cuBLAS. A choice is named matmul-tiles/CONFIG/gGROUP/SPLIT[/align-b], such as "
+      "matmul-tiles/{}; 'smemlab list --family matmul-tiles --names' prints every name in full.",
+      tile_candidates().front().name));
+  out += "\nCONFIG, BMxBNxBK_sS_wWMxWN_tTMxTN[_zz][_b1]:\n";
+  out += part("BMxBNxBK", "block tile: BM x BN outputs of C a block, K-steps of BK");
+  out += part(
+      "sS",
+      "S pipeline stages: the copies of the next S - 1 K-steps in flight while one is computed");
+  out += part("wWMxWN", "warp tile: WM x WN outputs a warp");
+  out += part("tTMxTN", "thread tile: TM x TN outputs a thread");
+  out += part("_zz",
+              "serpentine FMA order: odd rows of the thread tile backwards, so that consecutive "
+              "FMAs share an operand at every row change too");
+  out += part("_b1", "registers sized for one block per SM instead of two");
+  out += "gGROUP, the raster group:\n";
+  out += part("g0", "blocks in row-major order");
+  out += part(fmt::format("g{}", kAlignedCopyGroup),
+              fmt::format("blocks down groups of {} block-rows first, so that the blocks resident "
+                          "together share their tiles of A and B in L2",
+                          kAlignedCopyGroup));
+  out += "SPLIT, how a tile's work is divided among blocks:\n";
+  out += part("k1", "one block a tile");
+  out += part("kN",
+              "split-K: N blocks a tile, each summing 1/N of K; the last to finish adds the parts");
+  out +=
+      part("lw",
+           "the last-wave split: whole tiles in full waves of resident blocks, then the tiles of "
+           "the last, partial wave divided along K so that their blocks fill a wave");
+  out += "/align-b, after the split:\n";
+  out += part("align-b",
+              "B first copied to rows on 128-byte boundaries when its rows are not 16-byte "
+              "aligned (N not a multiple of 4), so that the K-loop copies it 16 bytes at a time");
+  out += "\n";
+  const VariantInfo& reference = matmul::find("cublas").info;
+  out += fmt::format("matmul-tiles/{}  {}\n", reference.name, reference.description);
+  std::string split_names;
+  for (const Split& split : splits()) split_names += (split_names.empty() ? "" : " ") + split.name;
+  for (const auto config : matmul::tile_configs()) {
+    const matmul::TileShape shape = matmul::tile_shape(config);
+    out += fmt::format("{}: {} threads, {} per SM\n", config, shape.threads,
+                       count_of(shape.blocks_per_sm, "block"));
+    for (const int group : kRasterGroups) {
+      const std::string head = fmt::format("  g{:<4}", group);
+      out += head +
+             wrap(split_names + (group == kAlignedCopyGroup ? ", each also with /align-b" : ""),
+                  head.size(), columns) +
+             "\n";
+    }
+  }
+  return out;
 }
 
 std::vector<VariantInfo> tile_variants() {
@@ -187,7 +268,8 @@ const BenchFamily& matmul_tiles_family() {
                             [choice = it->choice](const matmul::GemmArgs& g) { return matmul::workspace_bytes(choice, g); }});
          }
          return run_gemm_candidates(self.name(), shape, gemms, ctx);
-       }});
+       },
+       .listing = tile_listing});
   return family;
 }
 

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <map>
 
+#include "core/text.hpp"
 #include "smemlab/error.hpp"
 
 namespace smemlab {
@@ -224,10 +225,10 @@ std::vector<SummarySection> summary_sections(const BenchReport& report) {
 
 std::string render_summary(const BenchReport& report) {
   std::string out = fmt::format(
-      "{} ({} SMs): median of {} timed runs, L2 flushed before each.\n"
+      "{} ({} SMs): median of {}, L2 flushed before each.\n"
       "First line: the reference's throughput. Others: its time over the variant's (above 1 is\n"
       "faster than the reference); * the fastest variant at that size; FAIL failed verification.\n",
-      report.device.name, report.device.sms, report.options.reps);
+      report.device.name, report.device.sms, count_of(report.options.reps, "timed run"));
   for (const SummarySection& s : summary_sections(report)) {
     std::size_t label_width = 0;
     for (const auto& v : s.variants) label_width = std::max(label_width, v.size());
@@ -253,8 +254,8 @@ std::string render_summary(const BenchReport& report) {
       out += "\n";
     }
   }
-  out += fmt::format("\n{} rows; every column of each: --format table, csv or json, or --output FILE.\n",
-                     report.rows.size());
+  out += fmt::format("\n{}; every column of each: --format table, csv or json, or --output FILE.\n",
+                     count_of(std::ssize(report.rows), "row"));
   return out;
 }
 

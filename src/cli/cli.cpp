@@ -10,13 +10,17 @@
 #include <charconv>
 #include <cmath>
 #include <optional>
+#include <type_traits>
 
 #include "bench/bench.hpp"
 #include "bench/families.hpp"
 #include "bench/registry.hpp"
+#include "bench/listing.hpp"
 #include "bench/report.hpp"
+#include "cli/arguments.hpp"
 #include "cli/progress_bar.hpp"
 #include "core/device_info.hpp"
+#include "core/text.hpp"
 #include "explain/explain.hpp"
 #include "explain/measure.hpp"
 #include "smemlab/banks.hpp"
@@ -63,6 +67,8 @@ struct Options {
   BanksOptions banks;
   ExplainOptions explain;
   std::vector<std::string> list_families;
+  bool list_names = false;
+  std::string help_topic;  // `smemlab help bench`
   BenchRequest bench;  // its lists as typed until split_list
   std::string format;  // empty: the summary on standard output, or the file's own format
   std::string output;
@@ -86,26 +92,72 @@ std::vector<std::string> split_list(const std::vector<std::string>& typed, std::
   return items;
 }
 
-// An expression such as -tx looks like an option to the parser: after `banks`, any argument
-// that starts with a single '-' and is not the value of an option becomes --expression=ARG.
-std::vector<std::string> expressions_as_options(int argc, const char* const* argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  // The subcommand: the first argument that is neither an option nor --device's value.
-  auto banks = args.begin();
-  while (banks != args.end() && ((*banks)[0] == '-' || (banks != args.begin() && *(banks - 1) == "--device")))
-    ++banks;
-  if (banks != args.end() && *banks != "banks") banks = args.end();
-  const std::vector<std::string_view> with_value{"--block", "--width", "--instruction", "--base", "--swizzle", "--warp", "--format"};
-  for (auto it = banks == args.end() ? args.end() : banks + 1; it != args.end(); ++it) {
-    if (std::find(with_value.begin(), with_value.end(), *it) != with_value.end()) {
-      if (it + 1 != args.end()) ++it;
-    } else if (it->size() > 1 && (*it)[0] == '-' && (*it)[1] != '-' && *it != "-h") {
-      *it = "--expression=" + *it;
-    }
-  }
-  std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last first
-  return args;
+// What the options take, where a message about a missing or unreadable value says it.
+constexpr std::string_view kCountTakes = "a positive whole number, written N or 2^K";
+constexpr std::string_view kExpressionTakes =
+    "an access expression of tx, ty, tz, such as 'tx*32+ty' (element index; --bytes for byte "
+    "addresses)";
+
+std::string family_names() {
+  std::vector<std::string_view> names;
+  for (const BenchFamily* f : families()) names.push_back(f->name());
+  return fmt::format("{}", fmt::join(names, ", "));
 }
+
+// `text` as a T, all of it; otherwise "--reps 'abc': a positive integer".
+template <class T>
+T read_number(const std::string& text, std::string_view option, std::string_view takes) {
+  T value{};
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  bool read = ec == std::errc() && end == text.data() + text.size();
+  if constexpr (std::is_floating_point_v<T>) read = read && std::isfinite(value);
+  if (!read) throw UsageError(fmt::format("{} '{}': {}", option, text, takes));
+  return value;
+}
+
+// Options are added with what they take (ValueHints). Numbers are read by smemlab, not by the
+// parser, so that every message about them is smemlab's.
+class OptionAdder {
+ public:
+  explicit OptionAdder(ValueHints& hints) : hints_(hints) {}
+
+  CLI::Option* text(CLI::App& app, const std::string& name, std::string& value,
+                    const std::string& help, std::string_view takes) {
+    return hint(app.add_option(name, value, help), takes);
+  }
+
+  // Comma-separated and repeatable: --size 1024,2048 or --size 1024 --size 2048.
+  CLI::Option* list(CLI::App& app, const std::string& name, std::vector<std::string>& items,
+                    const std::string& help, std::string_view takes) {
+    // One argument each time (allow_extra_args(false) also leaves a following `--` alone).
+    return hint(app.add_option(name, items, help)
+                    ->expected(1)
+                    ->allow_extra_args(false)
+                    ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll),
+                takes);
+  }
+
+  template <class T>
+  CLI::Option* number(CLI::App& app, const std::string& name, T& value, const std::string& help,
+                      std::string_view takes) {
+    auto* option = app.add_option_function<std::string>(
+        name,
+        [&value, name, takes = std::string(takes)](const std::string& text) {
+          value = read_number<T>(text, name, takes);
+        },
+        help);
+    option->type_name(std::is_integral_v<T> ? "INT" : "NUMBER")
+        ->default_str(fmt::format("{}", value));
+    return hint(option, takes);
+  }
+
+ private:
+  CLI::Option* hint(CLI::Option* option, std::string_view takes) {
+    hints_.set(option, std::string(takes));
+    return option;
+  }
+  ValueHints& hints_;
+};
 
 DType parse_type(const std::string& name) {
   const auto type = parse_dtype(name);
@@ -127,20 +179,11 @@ DeviceInfo require_device(int ordinal) {
 
 int cmd_list(Options opt, std::ostream& out) {
   opt.list_families = split_list(opt.list_families, "--family");
-  for (const auto& f : opt.list_families) (void)find_family(f);
-  // Without --family: the variants of a default run; a named family may be one outside it
+  // Without --family: the families of a default run; a named family may be one outside it
   // (the matmul-tiles sweep).
-  std::vector<VariantInfo> variants;
-  if (opt.list_families.empty()) variants = registered_variants();
-  for (const BenchFamily* f : families())
-    if (std::find(opt.list_families.begin(), opt.list_families.end(), f->name()) != opt.list_families.end())
-      for (const auto& v : f->variants()) variants.push_back(v);
-  std::size_t width = 0;
-  for (const auto& v : variants) width = std::max(width, v.id().size());
-  for (const auto& v : variants) {
-    const std::string from = tutorial_titles(v);
-    out << fmt::format("{:<{}}  {}{}\n", v.id(), width, v.description, from.empty() ? "" : " (from " + from + ")");
-  }
+  std::vector<const BenchFamily*> shown;
+  for (const auto& f : opt.list_families) shown.push_back(&find_family(f));
+  out << (opt.list_names ? list_names(shown) : render_list(shown));
   return 0;
 }
 
@@ -182,7 +225,7 @@ int cmd_bench(const Options& opt, std::ostream& out, std::ostream& err, bool err
   if (!report.all_verified()) {
     const auto failed = std::count_if(report.rows.begin(), report.rows.end(),
                                       [](const BenchRow& r) { return !r.verified; });
-    err << fmt::format("smemlab: {} result(s) failed verification\n", failed);
+    err << fmt::format("smemlab: {} failed verification\n", count_of(failed, "result"));
     return kExitFailure;
   }
   return 0;
@@ -194,9 +237,8 @@ int cmd_sum(const Options& opt, std::ostream& out) {
       return smemlab::count(parse_shape(opt.sum.count));
     } catch (const UsageError&) {
     }
-    throw UsageError(fmt::format("--count {}: a positive whole number, written N or 2^K", opt.sum.count));
+    throw UsageError(fmt::format("--count '{}': {}", opt.sum.count, kCountTakes));
   }();
-  if (!std::isfinite(opt.sum.value)) throw UsageError("--value must be a finite number");
   const DType type = parse_type(opt.sum.type);
   if (type != DType::f32 && type != DType::f64)
     throw UsageError(fmt::format("--type {}: sum adds float or double", opt.sum.type));
@@ -227,7 +269,8 @@ int cmd_banks(const Options& opt, bool warp_given, bool width_given, std::ostrea
   require_format(b.format, {"table", "json"});
   const banks::Analysis analysis = banks::analyze(access);
   if (b.map && (b.warp < 0 || b.warp >= static_cast<int>(analysis.warps.size())))
-    throw UsageError(fmt::format("--warp {}: the block has {} warp(s)", b.warp, analysis.warps.size()));
+    throw UsageError(fmt::format("--warp {}: the block has {}", b.warp,
+                                 count_of(std::ssize(analysis.warps), "warp")));
   const int map_warp = b.map ? b.warp : -1;
   out << (b.format == "json" ? banks::render_json(access, analysis, map_warp)
                              : banks::render_table(access, analysis, map_warp));
@@ -285,60 +328,91 @@ int cmd_explain(const Options& opt, std::ostream& out) {
 
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err, bool err_is_terminal) {
   Options opt;
+  ValueHints hints;
+  OptionAdder add(hints);
   CLI::App app{"smemlab: shared-memory CUDA kernels, verified, measured and explained", "smemlab"};
   app.require_subcommand(1);
   app.fallthrough();
+  // An option given twice keeps its last value, as with getopt (lists keep every value).
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.set_version_flag("--version", "smemlab " SMEMLAB_VERSION);
-  app.add_option("--device", opt.device, "CUDA device ordinal (0, 1, ...)");
-  auto* help = app.add_subcommand("help", "Show this help");
+  add.number(app, "--device", opt.device, "CUDA device ordinal (0, 1, ...)",
+             "a CUDA device ordinal: 0, 1, ...");
 
+  const std::string family_takes = "family names, comma-separated: " + family_names();
   auto* list = app.add_subcommand("list", "List the registered kernel variants");
-  list->add_option("--family", opt.list_families, "Only these families (comma-separated)")->expected(1);
+  add.list(*list, "--family", opt.list_families, "Only these families (comma-separated)",
+           family_takes);
+  list->add_flag("--names", opt.list_names,
+                 "Only the full names (family/variant), one a line, for scripts");
 
   auto* info = app.add_subcommand("info", "Describe the GPU: SMs, clocks, memory, peaks");
 
   auto* bench = app.add_subcommand("bench", "Verify and time variants against the reference");
-  bench->add_option("--family", opt.bench.families, "Families to run (comma-separated)")->expected(1);
-  bench->add_option("--variant", opt.bench.variants, "Variants: name or family/name (comma-separated)")->expected(1);
-  bench->add_option("--size", opt.bench.sizes, "Sizes: N, RxC or MxNxK (comma-separated)")->expected(1);
-  bench->add_option("--type", opt.bench.dtypes, "Element types: float, double, bf16, half, tf32 (default: each family's first)")->expected(1);
-  bench->add_option("--reps", opt.bench.options.reps, "Timed runs (median reported)")->capture_default_str();
-  bench->add_option("--warmup", opt.bench.options.warmup, "Untimed runs first")->capture_default_str();
+  add.list(*bench, "--family", opt.bench.families, "Families to run (comma-separated)",
+           family_takes);
+  add.list(*bench, "--variant", opt.bench.variants,
+           "Variants: name or family/name (comma-separated)",
+           "variant names, name or family/name, comma-separated (see 'smemlab list')");
+  add.list(*bench, "--size", opt.bench.sizes, "Sizes: N, RxC or MxNxK (comma-separated)",
+           "sizes N, RxC or MxNxK, comma-separated");
+  add.list(*bench, "--type", opt.bench.dtypes,
+           "Element types: float, double, bf16, half, tf32 (default: each family's first)",
+           fmt::format("element types, comma-separated: {}", kDTypeNames));
+  add.number(*bench, "--reps", opt.bench.options.reps, "Timed runs (median reported)",
+             "a positive integer");
+  add.number(*bench, "--warmup", opt.bench.options.warmup, "Untimed runs first",
+             "an integer, 0 or more");
   bench->add_flag("--full", opt.bench.full, "Each family's whole sweep of sizes instead of the first look");
-  bench->add_option("--format", opt.format,
-                    "summary (default on the screen), table, csv, json or markdown: every column of every row");
-  bench->add_option("--output", opt.output,
-                    "Write the rows to this file (format from --format, else its extension); the summary still prints");
+  add.text(
+      *bench, "--format", opt.format,
+      "summary (default on the screen), table, csv, json or markdown: every column of every row",
+      "summary, table, csv, json or markdown");
+  add.text(*bench, "--output", opt.output,
+           "Write the rows to this file (format from --format, else its extension); the "
+           "summary still prints",
+           "a file name");
   bench->add_flag("--quiet", opt.quiet, "No progress bar on a terminal (there is none when stderr is piped)");
 
   auto* sum = app.add_subcommand("sum", "Every reduction variant on COUNT copies of VALUE, beside the exact sum");
-  sum->add_option("--value", opt.sum.value, "The value repeated")->capture_default_str();
-  sum->add_option("--count", opt.sum.count, "How many copies (N or 2^K)")->capture_default_str();
-  sum->add_option("--type", opt.sum.type, "float or double")->capture_default_str();
+  add.number(*sum, "--value", opt.sum.value, "The value repeated", "a finite number");
+  add.text(*sum, "--count", opt.sum.count, "How many copies (N or 2^K)", kCountTakes)
+      ->capture_default_str();
+  add.text(*sum, "--type", opt.sum.type, "float or double", "float or double")
+      ->capture_default_str();
 
   auto* banks_cmd =
       app.add_subcommand("banks", "Shared-memory bank conflicts of an access pattern (CPU only; no GPU needed)");
-  banks_cmd
-      ->add_option("expression,--expression", opt.banks.expression,
-                   "Element index (or byte address with --bytes) as an expression of tx, ty, tz")
+  add.text(*banks_cmd, "expression,--expression", opt.banks.expression,
+           "Element index (or byte address with --bytes) as an expression of tx, ty, tz",
+           kExpressionTakes)
       ->required();
-  banks_cmd->add_option("--block", opt.banks.block, "Block shape X[,Y[,Z]]")->expected(1)->capture_default_str();
-  auto* width = banks_cmd->add_option("--width", opt.banks.width, "Bytes per access: 1, 2, 4, 8, 16 (16 for ldmatrix, "
-                                      "stmatrix and cp.async.cg)")->capture_default_str();
-  banks_cmd
-      ->add_option("--instruction", opt.banks.instruction,
-                   "ld, st, ldmatrix.x1|x2|x4[.trans] and stmatrix.x1|x2|x4[.trans] (lane l gives the address of "
-                   "row l % 8 of matrix l / 8), cp.async.ca, cp.async.cg")
+  add.list(*banks_cmd, "--block", opt.banks.block, "Block shape X[,Y[,Z]]",
+           "a block shape X[,Y[,Z]]")
+      ->capture_default_str();
+  auto* width =
+      add.number(*banks_cmd, "--width", opt.banks.width,
+                 "Bytes per access: 1, 2, 4, 8, 16 (16 for ldmatrix, stmatrix and cp.async.cg)",
+                 "bytes per access: 1, 2, 4, 8 or 16");
+  add.text(*banks_cmd, "--instruction", opt.banks.instruction,
+           "ld, st, ldmatrix.x1|x2|x4[.trans] and stmatrix.x1|x2|x4[.trans] (lane l gives the "
+           "address of row l % 8 of matrix l / 8), cp.async.ca, cp.async.cg",
+           "ld, st, ldmatrix.x1|x2|x4[.trans], stmatrix.x1|x2|x4[.trans], cp.async.ca or "
+           "cp.async.cg")
       ->capture_default_str();
   banks_cmd->add_flag("--bytes", opt.banks.bytes, "The expression is a byte address");
-  banks_cmd->add_option("--base", opt.banks.base, "Byte offset added to every address");
-  banks_cmd->add_option("--swizzle", opt.banks.swizzle,
-                        "The TMA swizzle of the tile, in bytes: 32, 64 or 128 (16-byte chunk c of 128-byte row r "
-                        "moves to c ^ (r % (span / 16)) for 128; 0: none)")
-      ->capture_default_str();
+  add.number(*banks_cmd, "--base", opt.banks.base, "Byte offset added to every address",
+             "a byte offset, a whole number");
+  add.number(
+      *banks_cmd, "--swizzle", opt.banks.swizzle,
+      "The TMA swizzle of the tile, in bytes: 32, 64 or 128 (16-byte chunk c of 128-byte row r "
+      "moves to c ^ (r % (span / 16)) for 128; 0: none)",
+      "a TMA swizzle in bytes: 32, 64 or 128 (0: none)");
   banks_cmd->add_flag("--map", opt.banks.map, "Draw the banks of one warp: banks across, wavefronts down");
-  auto* warp = banks_cmd->add_option("--warp", opt.banks.warp, "Which warp --map draws")->capture_default_str();
-  banks_cmd->add_option("--format", opt.banks.format, "table or json")->capture_default_str();
+  auto* warp = add.number(*banks_cmd, "--warp", opt.banks.warp, "Which warp --map draws",
+                          "a warp: 0, 1, ...");
+  add.text(*banks_cmd, "--format", opt.banks.format, "table or json", "table or json")
+      ->capture_default_str();
 
   auto* explain_cmd = app.add_subcommand(
       "explain", "What a variant does to shared and global memory, predicted, and what its step "
@@ -354,9 +428,24 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
                         "print its counters beside the model, and time this step and the previous "
                         "one on this GPU");
 
+  auto* help = app.add_subcommand("help", "Show this help, or a subcommand's (smemlab help bench)");
+  add.text(*help, "subcommand", opt.help_topic, "The subcommand whose help to show",
+           "a subcommand");
+
   try {
     try {
-      app.parse(expressions_as_options(argc, argv));
+      const std::vector<std::string> args(argv + 1, argv + argc);
+      std::vector<std::string> checked = checked_arguments(app, args, hints);
+      std::reverse(checked.begin(), checked.end());  // CLI11 takes the arguments last first
+      try {
+        app.parse(checked);
+      } catch (const CLI::Success&) {
+        throw;  // --help and --version
+      } catch (const CLI::ParseError&) {
+        // checked_arguments lets through only what CLI11 reads; this is the last resort.
+        throw UsageError(
+            fmt::format("cannot read '{}'; see 'smemlab --help'", fmt::join(args, " ")));
+      }
       if (opt.device < 0) throw UsageError(fmt::format("--device {}: an ordinal, 0 or more", opt.device));
     } catch (const CLI::CallForVersion& e) {
       out << e.what() << "\n";
@@ -367,14 +456,19 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
     } catch (const CLI::CallForAllHelp&) {
       out << app.help("", CLI::AppFormatMode::All);
       return 0;
-    } catch (const CLI::ConversionError& e) {
-      throw UsageError(fmt::format("{}: not a number of the right kind", e.what()).substr(0, 200));
-    } catch (const CLI::ParseError& e) {
-      throw UsageError(e.what());
     }
-    if (*help) {  // the whole command's help, not the help subcommand's own
-      out << app.get_formatter()->make_help(&app, "smemlab", CLI::AppFormatMode::Normal);
-      return 0;
+    if (*help) {  // the whole command's help, or the named subcommand's; not the help subcommand's
+                  // own
+      if (opt.help_topic.empty()) {
+        out << app.get_formatter()->make_help(&app, "smemlab", CLI::AppFormatMode::Normal);
+        return 0;
+      }
+      for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+        if (sub->check_name(opt.help_topic)) {
+          out << sub->help("smemlab");
+          return 0;
+        }
+      throw unknown_subcommand(app, opt.help_topic);
     }
     if (*list) return cmd_list(opt, out);
     if (*info) return cmd_info(opt, out);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/text.hpp"
 #include "smemlab/error.hpp"
 
 namespace smemlab {
@@ -40,8 +41,8 @@ int tensor_flops_per_sm_clock(int cc_major, int cc_minor, DType input) {
 DeviceInfo query_device(int ordinal) {
   const int count = device_count();
   if (ordinal < 0 || ordinal >= count)
-    throw UsageError(fmt::format("--device {} does not exist: {} CUDA device(s) visible", ordinal,
-                                 count));
+    throw UsageError(fmt::format("--device {} does not exist: {} visible", ordinal,
+                                 count_of(count, "CUDA device")));
   cudaDeviceProp prop{};
   SMEMLAB_CUDA_CHECK(cudaGetDeviceProperties(&prop, ordinal));
   const auto attribute = [ordinal](cudaDeviceAttr attr) {

@@ -69,6 +69,28 @@ TEST(Registry, TheTileSweepOffersEveryChoiceOfTheAutotunedVariant) {
   }
 }
 
+// A variant's step is the NN of its file; a family's table is in teaching order, so its steps
+// never go back, and the reference is step 00. The bank microbenchmarks are built in one file.
+TEST(Registry, StepsAreTheFilesNumbersInTableOrder) {
+  for (const BenchFamily* f : families()) {
+    if (!f->spec().in_default_run) continue;
+    int last = -1;
+    for (const auto& v : f->variants()) {
+      if (f->name() == "banks") {
+        EXPECT_FALSE(v.step().has_value()) << v.id();
+        continue;
+      }
+      ASSERT_TRUE(v.step().has_value()) << v.id() << " is built in " << v.defined_at.file_name();
+      EXPECT_GE(*v.step(), last) << v.id();
+      EXPECT_EQ(*v.step() == 0, v.reference) << v.id();
+      last = *v.step();
+    }
+  }
+  EXPECT_EQ(matmul::find("thread_tile_2d").info.step(), 6);
+  EXPECT_EQ(matmul::find("smem_tile32").info.step(), 2);         // a second variant of step 02
+  EXPECT_FALSE(VariantInfo{.name = "here"}.step().has_value());  // built in this file
+}
+
 TEST(Registry, FamiliesAreListedInOrder) {
   std::vector<std::string> seen;
   for (const auto& v : registered_variants())

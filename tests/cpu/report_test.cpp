@@ -140,3 +140,14 @@ TEST(Report, SummaryIsAVariantBySizeGridOfRatiosWithTheFastestMarked) {
   EXPECT_NE(line_of("naive").find("0.050*"), std::string::npos);  // at 4097 the fastest that passed
   EXPECT_NE(summary.find("6 rows"), std::string::npos);
 }
+
+TEST(Report, SummaryCountsInTheSingularForOne) {
+  BenchReport r;
+  r.device.name = "Test GPU";
+  r.device.sms = 132;
+  r.options.reps = 1;
+  r.rows.push_back(summary_row("cublas", "1024", 1.0, true));
+  const std::string summary = render(r, Format::summary);
+  EXPECT_NE(summary.find("median of 1 timed run,"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("\n1 row;"), std::string::npos) << summary;
+}
