@@ -29,6 +29,7 @@ std::size_t workspace(std::size_t n) {
 
 template <class T>
 void launch(const T* in, std::size_t n, T* out, void* ws, cudaStream_t stream) {
+  refuse_capture(stream);
   if (n == 0) return write_zero(out, stream);
   const std::size_t blocks = ceil_div(n, kThreads);
   T* const copy = static_cast<T*>(ws);

@@ -250,8 +250,8 @@ void expect_same_accesses(const nlohmann::json& accesses, const std::vector<std:
     const auto& a = accesses[i];
     const auto& row = rows[i];
     ASSERT_EQ(row.size(), 7U) << fmt::format("{}", fmt::join(row, " "));
-    EXPECT_EQ(row[0], a["op"]);
-    EXPECT_EQ(row[1], a["instruction"]);
+    EXPECT_EQ(row[0], a["op"].get<std::string>());
+    EXPECT_EQ(row[1], a["instruction"].get<std::string>());
     // The op says how the hardware counts the instruction: they cannot disagree.
     const std::string op = a["op"];
     const std::string instruction = a["instruction"];
