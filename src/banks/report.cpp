@@ -80,10 +80,10 @@ std::string render_table(const Access& access, const Analysis& analysis, int map
                                                        in.address_lanes())
                                          : fmt::format("{} of {} bytes", in.name(), access.width);
   std::string out = fmt::format(
-      "'{}' ({}{}), block {}x{}x{}, {}: {} wavefronts for {} ideal ({:.2f}x)\n",
+      "'{}' ({}{}), block {}x{}x{}, {}: {} for {} ideal ({:.2f}x)\n",
       access.expression.text(), access.bytes ? "byte address" : "element index",
       access.swizzle != 0 ? fmt::format(", {}-byte swizzle", access.swizzle) : "", access.block.x,
-      access.block.y, access.block.z, what, analysis.wavefronts(), analysis.ideal(),
+      access.block.y, access.block.z, what, count_of(analysis.wavefronts(), "wavefront"), analysis.ideal(),
       static_cast<double>(analysis.wavefronts()) / static_cast<double>(analysis.ideal()));
   out += fmt::format("{:>7} {:>6} {:>11} {:>6} {:>5}  {}\n", "warp", "lanes", "wavefronts", "ideal", "ways",
                      "why more than ideal");

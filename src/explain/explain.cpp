@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 
+#include "core/text.hpp"
 #include "explain/measure.hpp"
 #include "explain/resources.hpp"
 #include "smemlab/error.hpp"
@@ -151,15 +152,9 @@ MeasuredExplanation measured_explanation(const ModelExplanation& model, const Me
 
 constexpr std::size_t kLabel = 15;  // the column where a field's text starts
 
-// Columns on a terminal: UTF-8 continuation bytes take none.
-std::size_t columns(std::string_view text) {
-  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
-}
-
 // `first`, then `text` wrapped at spaces within kTextColumns; later lines start at column
-// `indent`. A word too long for a line is cut.
+// `indent`. Unlike core/text.hpp's wrap, a word too long for a line (a kernel's full name) is
+// cut, so that no line of an explanation is wider than the terminal.
 std::string wrap(std::string_view first, std::string_view text, std::size_t indent) {
   std::string out(first);
   std::string line(first);
@@ -207,9 +202,7 @@ std::string field(std::string_view label, std::string_view text) {
 std::string indented(std::string_view text) { return wrap(std::string(kLabel, ' '), text, kLabel); }
 
 // "1 block", "2 blocks".
-std::string count(double n, std::string_view noun) {
-  return fmt::format("{:.0f} {}{}", n, noun, n == 1 ? "" : "s");
-}
+std::string count(double n, std::string_view noun) { return count_of(std::llround(n), noun); }
 
 // A count as the table prints it: whole numbers without decimals.
 std::string number(double v) {
