@@ -23,7 +23,8 @@ if [ $sanitize -eq 1 ]; then
   # The CUDA runtime maps memory where ASan keeps its shadow's gap, and keeps allocations for
   # the process's life.
   export ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1
-  ctest_args=(-L cpu "${ctest_args[@]}")
+  # The consumer project links the installed library without the sanitizer runtime.
+  ctest_args=(-L cpu -E consumer_project "${ctest_args[@]}")
 else
   smemlab_build
 fi

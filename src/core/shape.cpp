@@ -40,7 +40,7 @@ Shape parse_shape(std::string_view text) {
     std::int64_t value = 0;
     if (part.starts_with("2^")) {
       const std::int64_t exponent = number(part.substr(2));
-      if (exponent > 62) throw bad("number too large");
+      if (exponent < 0 || exponent > 62) throw bad("2^K takes K from 0 to 62");
       value = std::int64_t{1} << exponent;
     } else {
       value = number(part);
