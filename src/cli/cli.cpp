@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -59,6 +60,7 @@ struct ExplainOptions {
   std::string arch;
   std::string format = "table";
   bool measure = false;
+  bool all = false;
 };
 
 struct Options {
@@ -295,13 +297,58 @@ const explain::ArchLimits& explain_arch(const Options& opt) {
 }
 
 // On the CPU; --measure alone needs a GPU and Nsight Compute.
-int cmd_explain(const Options& opt, std::ostream& out) {
+// `explain --all`: every modelled variant in each type it runs, at its family's size; with
+// --measure, every kernel in one Nsight Compute session (the wavefronts only, nothing timed).
+int cmd_explain_all(const Options& opt, std::ostream& out, std::ostream& err) {
   const ExplainOptions& e = opt.explain;
+  if (!e.variant.empty() || !e.size.empty() || !e.type.empty())
+    throw UsageError("explain --all takes no variant, --size or --type: it explains every modelled "
+                     "variant in each type it runs, at its family's size");
+  const explain::ArchLimits& arch = explain_arch(opt);
+  const std::vector<VariantInfo> variants = registered_variants();  // the requests point into it
+  std::vector<explain::MeasureRequest> requests;
+  for (const VariantInfo& v : variants) {
+    if (v.model == nullptr) continue;
+    const Shape shape = find_family(v.family).canonical(parse_shape(find_family(v.family).spec().explain_size));
+    for (const DType type : v.dtypes) requests.push_back({&v, shape, type, v.model(shape, type)});
+  }
+  std::vector<explain::MeasureResult> measured;
+  if (e.measure) {
+    if (const std::string why = explain::why_cannot_measure(); !why.empty()) throw CudaError(why);
+    measured = explain::measure(requests, opt.device, explain::Counters::kWavefronts);
+  }
+  nlohmann::json doc = nlohmann::json::array();
+  int status = 0;
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    const explain::MeasureRequest& r = requests[i];
+    const explain::Measurement* counters = nullptr;
+    if (e.measure) {
+      if (measured[i].measurement) {
+        counters = &*measured[i].measurement;
+      } else {
+        status = 1;
+        err << "smemlab: " << measured[i].error << "\n";
+      }
+    }
+    const explain::Explanation explanation = explain::explain(*r.variant, r.shape, r.type, arch, counters);
+    if (e.format == "json")
+      doc.push_back(nlohmann::json::parse(explain::render_json(explanation)));
+    else
+      out << (i > 0 ? "\n" : "") << explain::render_text(explanation);
+  }
+  if (e.format == "json") out << doc.dump(2) << "\n";
+  return status;
+}
+
+int cmd_explain(const Options& opt, std::ostream& out, std::ostream& err) {
+  const ExplainOptions& e = opt.explain;
+  require_format(e.format, {"table", "json"});
+  if (e.all) return cmd_explain_all(opt, out, err);
+  if (e.variant.empty()) throw UsageError("explain needs family/variant (see 'smemlab list'), or --all");
   const VariantInfo variant = find_registered(e.variant);
   const DType type = e.type.empty() ? variant.dtypes.front() : parse_type(e.type);
   if (!variant.runs(type))
     throw UsageError(fmt::format("{} does not run type {}", variant.id(), dtype_name(type)));
-  require_format(e.format, {"table", "json"});
   const BenchFamily& family = find_family(variant.family);
   const Shape shape = family.canonical(parse_shape(e.size.empty() ? family.spec().explain_size : e.size));
   const explain::ArchLimits& arch = explain_arch(opt);
@@ -317,7 +364,7 @@ int cmd_explain(const Options& opt, std::ostream& out) {
     throw UsageError(fmt::format("{} has no model to measure against: {}", variant.id(), variant.why_no_model));
   if (const std::string why = explain::why_cannot_measure(); !why.empty()) throw CudaError(why);
   const explain::Measurement measured =
-      explain::measure(variant, shape, type, variant.model(shape, type), opt.device);
+      explain::measure({&variant, shape, type, variant.model(shape, type)}, opt.device);
   const std::optional<explain::StepResults> timed =
       explain::time_steps(variant, shape, type, opt.device);
   out << render(explain::explain(variant, shape, type, arch, &measured, timed ? &*timed : nullptr));
@@ -417,7 +464,11 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   auto* explain_cmd = app.add_subcommand(
       "explain", "What a variant does to shared and global memory, predicted, and what its step "
                  "bought (on the CPU; --measure needs a GPU and Nsight Compute)");
-  explain_cmd->add_option("variant", opt.explain.variant, "family/variant (see 'smemlab list')")->required();
+  explain_cmd->add_option("variant", opt.explain.variant, "family/variant (see 'smemlab list')");
+  explain_cmd->add_flag("--all", opt.explain.all,
+                        "Every variant that has a model, in each type it runs, at its family's "
+                        "size (JSON: an array); with --measure, all their kernels in one Nsight "
+                        "Compute session, the wavefronts only, nothing timed");
   explain_cmd->add_option("--size", opt.explain.size, "Problem size (default: the family's middle size)");
   explain_cmd->add_option("--type", opt.explain.type, "Element type (default: the variant's first: float, or bf16 for tensor-matmul)");
   explain_cmd->add_option("--arch", opt.explain.arch,
@@ -474,7 +525,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
     if (*info) return cmd_info(opt, out);
     if (*sum) return cmd_sum(opt, out);
     if (*banks_cmd) return cmd_banks(opt, warp->count() > 0, width->count() > 0, out);
-    if (*explain_cmd) return cmd_explain(opt, out);
+    if (*explain_cmd) return cmd_explain(opt, out, err);
     return cmd_bench(opt, out, err, err_is_terminal);
   } catch (const UsageError& e) {
     err << "smemlab: " << e.what() << "\n";

@@ -135,6 +135,8 @@ MeasuredExplanation measured_explanation(const ModelExplanation& model, const Me
   out.ld_wavefronts = {scaled(p.ld_wavefronts), m.ld_wavefronts};
   out.st_wavefronts = {scaled(p.st_wavefronts), m.st_wavefronts};
   out.cp_wavefronts = {scaled(p.cp_wavefronts), m.cp_wavefronts};
+  out.l1_ld_wavefronts = m.l1_ld_wavefronts;
+  out.l1_st_wavefronts = m.l1_st_wavefronts;
   out.bank_conflicts = {scaled(p.ld_wavefronts - p.ld_ideal + p.st_wavefronts - p.st_ideal),
                         m.ld_conflicts + m.st_conflicts};
   out.bytes = {model.global_bytes, m.dram_bytes};
@@ -142,8 +144,8 @@ MeasuredExplanation measured_explanation(const ModelExplanation& model, const Me
                        m.achieved_occupancy_pct};
   out.top_stalls = m.stalls;
   out.within_tolerance =
-      within_tolerance(out.ld_wavefronts.predicted, out.ld_wavefronts.measured,
-                       out.st_wavefronts.predicted, out.st_wavefronts.measured) &&
+      within_tolerance(out.ld_wavefronts.predicted, out.ld_wavefronts.measured) &&
+      within_tolerance(out.st_wavefronts.predicted, out.st_wavefronts.measured) &&
       copies_within_tolerance(out.cp_wavefronts.predicted, out.cp_wavefronts.measured);
   return out;
 }
@@ -340,25 +342,35 @@ std::string measured_text(const MeasuredExplanation& m) {
                        fmt::format(fmt::runtime(spec), c.predicted),
                        fmt::format(fmt::runtime(spec), c.measured), ratio(c.predicted, c.measured));
   };
+  const auto l1_row = [&](double counted, double predicted) {
+    return fmt::format("  {:<34} {:>16} {:>16.0f} {:>10}\n", "  as the L1 counted them", "", counted,
+                       ratio(predicted, counted));
+  };
   text += row("shared load wavefronts", m.ld_wavefronts);
+  text += l1_row(m.l1_ld_wavefronts, m.ld_wavefronts.predicted);
   text += row("shared store wavefronts", m.st_wavefronts);
+  text += l1_row(m.l1_st_wavefronts, m.st_wavefronts.predicted);
   text += row("cp.async write wavefronts", m.cp_wavefronts);
-  text += row("bank conflicts (extra wavefronts)", m.bank_conflicts);
-  text +=
-      fmt::format("  {:<34} {:>16.3g} {:>16.3g} {:>10}\n", "bytes: requested / from DRAM",
-                  m.bytes.predicted, m.bytes.measured, ratio(m.bytes.predicted, m.bytes.measured));
-  text += row("occupancy: theoretical / achieved", m.occupancy_pct, true);
+  if (!std::isnan(m.bank_conflicts.measured)) text += row("bank conflicts (extra wavefronts)", m.bank_conflicts);
+  if (!std::isnan(m.bytes.measured))
+    text += fmt::format("  {:<34} {:>16.3g} {:>16.3g} {:>10}\n", "bytes: requested / from DRAM",
+                        m.bytes.predicted, m.bytes.measured, ratio(m.bytes.predicted, m.bytes.measured));
+  if (!std::isnan(m.occupancy_pct.measured)) text += row("occupancy: theoretical / achieved", m.occupancy_pct, true);
   std::vector<std::string> stalls;
   for (const auto& [name, cycles] : m.top_stalls)
     stalls.push_back(fmt::format("{} {:.2f}", name, cycles));
+  if (!stalls.empty())
+    text += wrap("  ", fmt::format("top stalls (warps stalled per issue): {}", fmt::join(stalls, ", ")), 4);
   text += wrap("  ",
-               fmt::format("top stalls (warps stalled per issue): {}", fmt::join(stalls, ", ")), 4);
-  text +=
-      wrap("  ",
-           fmt::format("within the model's tolerance (loads and modelled cp.async writes within "
-                       "5%, stores 1% above to 16% below): {}",
-                       m.within_tolerance ? "yes" : "NO"),
-           4);
+               "measured: the wavefronts that each instruction's addresses need (Nsight Compute's "
+               "count per instruction); the L1's counters add the wavefronts an instruction waits "
+               "while the same banks serve other traffic (global loads through the L1, TMA copies)",
+               4);
+  text += wrap("  ",
+               fmt::format("within the model's tolerance (loads, stores and modelled cp.async writes "
+                           "within {:.0f}% of the counts from the addresses): {}",
+                           100 * kWavefrontTolerance, m.within_tolerance ? "yes" : "NO"),
+               4);
   return text;
 }
 
@@ -462,8 +474,15 @@ nlohmann::json model_json(const ModelExplanation& m) {
           {"notes", m.notes}};
 }
 
+// NaN (not measured) as null.
+nlohmann::json json_number(double x) { return std::isnan(x) ? nlohmann::json() : nlohmann::json(x); }
+
 nlohmann::json compared_json(const Compared& c, const char* predicted, const char* measured) {
-  return {{predicted, c.predicted}, {measured, c.measured}};
+  return {{predicted, c.predicted}, {measured, json_number(c.measured)}};
+}
+
+nlohmann::json wavefronts_json(const Compared& c, double l1) {
+  return {{"predicted", c.predicted}, {"measured", c.measured}, {"l1", l1}};
 }
 
 nlohmann::json measured_json(const MeasuredExplanation& m) {
@@ -472,8 +491,8 @@ nlohmann::json measured_json(const MeasuredExplanation& m) {
   return {{"kernel", m.kernel},
           {"grid_blocks", m.grid_blocks},
           {"model_scale", m.model_scale},
-          {"ld_wavefronts", compared_json(m.ld_wavefronts, "predicted", "measured")},
-          {"st_wavefronts", compared_json(m.st_wavefronts, "predicted", "measured")},
+          {"ld_wavefronts", wavefronts_json(m.ld_wavefronts, m.l1_ld_wavefronts)},
+          {"st_wavefronts", wavefronts_json(m.st_wavefronts, m.l1_st_wavefronts)},
           {"cp_wavefronts", compared_json(m.cp_wavefronts, "predicted", "measured")},
           {"bank_conflicts", compared_json(m.bank_conflicts, "predicted", "measured")},
           {"bytes", compared_json(m.bytes, "requested", "dram")},

@@ -100,10 +100,12 @@ struct MeasuredExplanation {
   std::string kernel;  // as ncu names it
   double grid_blocks = 0;
   double model_scale = 1;  // a model counted per block, scaled to the measured launch
-  Compared ld_wavefronts;
+  Compared ld_wavefronts;  // measured: from the addresses (explain/measure.hpp)
   Compared st_wavefronts;
   Compared cp_wavefronts;
-  Compared bank_conflicts;  // extra wavefronts
+  double l1_ld_wavefronts = 0;  // the L1's counters: also the waits for other traffic
+  double l1_st_wavefronts = 0;
+  Compared bank_conflicts;  // extra wavefronts; measured: the L1's count
   Compared bytes;           // predicted: requested from L1/L2; measured: from DRAM
   Compared occupancy_pct;   // predicted: theoretical; measured: achieved
   std::vector<std::pair<std::string, double>> top_stalls;

@@ -2,6 +2,7 @@
 // `smemlab explain --measure`: the variant's kernel under Nsight Compute, beside the model, and
 // the step and the previous step timed on this GPU.
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -11,16 +12,23 @@
 
 namespace smemlab::explain {
 
-// One launch of the modelled kernel as Nsight Compute counted it.
+// One launch of the modelled kernel as Nsight Compute counted it. Two counts of shared-memory
+// wavefronts: Nsight Compute's count per instruction, from the addresses each instruction's
+// lanes used (what a model of the addresses predicts), and the L1's own counters, which also
+// count the wavefronts an instruction waits while the same banks serve other traffic: global
+// loads through the L1 (the same memory), TMA copies into or out of shared memory.
 struct Measurement {
   std::string kernel;  // as ncu names it, without namespaces
   double grid_blocks = 0;
-  double ld_wavefronts = 0;
+  double ld_wavefronts = 0;  // from the addresses
   double st_wavefronts = 0;
-  double cp_wavefronts = 0;  // the shared-memory writes of cp.async
-  double ld_conflicts = 0;  // ncu's bank-conflict counts: wavefronts past one per instruction
+  double cp_wavefronts = 0;     // the shared-memory writes of cp.async
+  double l1_ld_wavefronts = 0;  // the L1's counters
+  double l1_st_wavefronts = 0;
+  // The rest is NaN (stalls empty) when only the wavefronts were measured.
+  double ld_conflicts = 0;  // the L1's bank-conflict counts: wavefronts past the fewest
   double st_conflicts = 0;
-  double dram_bytes = 0;    // read + written
+  double dram_bytes = 0;  // read + written
   double achieved_occupancy_pct = 0;
   std::vector<std::pair<std::string, double>> stalls;  // the largest first: cycles per issue
 };
@@ -28,11 +36,35 @@ struct Measurement {
 // Whether this machine can measure: a GPU and ncu on the PATH; otherwise why not.
 [[nodiscard]] std::string why_cannot_measure();
 
-// Profiles `smemlab bench` of the variant at this size and type (one checked and one timed run)
-// and returns the launch of the model's kernel with the most shared-memory wavefronts.
-// Throws std::runtime_error when ncu fails or no launch matches.
-[[nodiscard]] Measurement measure(const VariantInfo& variant, const Shape& shape, DType type,
-                                  const AccessModel& model, int device);
+// One kernel to measure: `smemlab bench` of the variant at this size and type (one checked and
+// one timed run), and the model that names its kernel.
+struct MeasureRequest {
+  const VariantInfo* variant = nullptr;
+  Shape shape;
+  DType type = DType::f32;
+  AccessModel model;
+};
+
+enum class Counters {
+  kWavefronts,  // the wavefronts and the grid: one profiling pass and one instrumented pass
+  kAll,         // also bank conflicts, DRAM bytes, occupancy and stalls: more passes
+};
+
+// A request's launch of the model's kernel with the most shared-memory wavefronts, or why there
+// is none (the bench failed, or it never launched that kernel).
+struct MeasureResult {
+  std::optional<Measurement> measurement;
+  std::string error;
+};
+
+// Every request in one Nsight Compute session (one `smemlab bench` process each), so that the
+// profiler starts once however many kernels are measured. Throws std::runtime_error when ncu
+// itself fails.
+[[nodiscard]] std::vector<MeasureResult> measure(std::span<const MeasureRequest> requests, int device,
+                                                 Counters counters);
+
+// One request with every counter; throws std::runtime_error when it cannot be measured.
+[[nodiscard]] Measurement measure(const MeasureRequest& request, int device);
 
 // The variant and the previous step of its family's table timed by the benchmark (outside the
 // profiler), with the family's reference: what the step bought on this GPU. None for a variant
@@ -40,11 +72,10 @@ struct Measurement {
 [[nodiscard]] std::optional<StepResults> time_steps(const VariantInfo& variant, const Shape& shape,
                                                     DType type, int device);
 
-// The model's tolerance: loads within 5%, stores from 1% above to 16% below the measurement
-// (the hardware counts store wavefronts the addresses do not explain; tests/cpu/explain_test.cpp).
-[[nodiscard]] bool within_tolerance(double predicted_ld, double measured_ld, double predicted_st,
-                                    double measured_st);
-// cp.async writes within 5%, where the model counts them (some models leave them out).
+// The model's tolerance: the loads, the stores and the modelled cp.async writes within 5% of the
+// counts from the addresses. (cp.async writes are left out by the models that do not count them.)
+inline constexpr double kWavefrontTolerance = 0.05;
+[[nodiscard]] bool within_tolerance(double predicted, double measured);
 [[nodiscard]] bool copies_within_tolerance(double predicted, double measured);
 
 }  // namespace smemlab::explain

@@ -3,10 +3,11 @@
 //
 // The explain models against Nsight Compute: each model's predicted shared-memory wavefronts,
 // summed over the kernel, compared with the counters committed under docs/results/data (H200;
-// scripts/ncu-profile.sh). Loads agree within 5%; stores are a lower bound, within 16%: the
-// hardware counts extra store wavefronts (reported as bank conflicts) that the instructions'
-// addresses do not explain, 0.7-15% depending on the kernel. A prediction above the measurement
-// by more than 1% would be a wrong model.
+// scripts/ncu-profile.sh: the L1's counters). Loads agree within 5%; stores are a lower bound,
+// within 16%: the L1 counts extra store wavefronts (reported as bank conflicts) that the
+// instructions' addresses do not explain, 0.7-15% depending on the kernel: the waits for other
+// traffic in the same banks. A prediction above the measurement by more than 1% would be a wrong
+// model. On a GPU, explain_check.py compares every model with the counts from the addresses.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
@@ -497,7 +498,9 @@ TEST(ExplainRender, MeasuredCountersAndTimesFitAndAgree) {
   counters.kernel = "tiled_static_kernel<32>(GemmArgs)";
   counters.grid_blocks = v.model(shape, DType::f32).blocks;
   counters.ld_wavefronts = static_cast<double>(p.ld_wavefronts);
-  counters.st_wavefronts = static_cast<double>(p.st_wavefronts) * 1.1;  // within the tolerance
+  counters.st_wavefronts = static_cast<double>(p.st_wavefronts) * 1.04;  // within the tolerance
+  counters.l1_ld_wavefronts = counters.ld_wavefronts;
+  counters.l1_st_wavefronts = counters.st_wavefronts * 1.3;  // the L1 also counts waits for TMA
   counters.dram_bytes = 1.5e8;
   counters.achieved_occupancy_pct = 97.5;
   counters.stalls = {{"barrier", 3.25}, {"mio_throttle", 1.5}, {"long_scoreboard", 0.75}};
@@ -537,7 +540,7 @@ TEST(ExplainRender, MeasuredCountersAndTimesFitAndAgree) {
                       "long_scoreboard 0.75"),
             std::string::npos)
       << text;
-  EXPECT_NE(said.find("stores 1% above to 16% below): yes"), std::string::npos) << text;
+  EXPECT_NE(said.find("within 5% of the counts from the addresses): yes"), std::string::npos) << text;
 
   const auto doc = nlohmann::json::parse(explain::render_json(e));
   const auto& r = doc["step"]["results"];
@@ -549,6 +552,7 @@ TEST(ExplainRender, MeasuredCountersAndTimesFitAndAgree) {
   EXPECT_EQ(m["within_tolerance"], true);
   EXPECT_EQ(m["ld_wavefronts"]["predicted"].get<double>(), static_cast<double>(p.ld_wavefronts));
   EXPECT_EQ(m["st_wavefronts"]["measured"].get<double>(), counters.st_wavefronts);
+  EXPECT_EQ(m["st_wavefronts"]["l1"].get<double>(), counters.l1_st_wavefronts);
   EXPECT_EQ(m["occupancy_pct"]["achieved"].get<double>(), 97.5);
   EXPECT_EQ(m["top_stalls"]["barrier"].get<double>(), 3.25);
   expect_same_explanation(doc, text);
