@@ -135,7 +135,6 @@ MeasuredExplanation measured_explanation(const ModelExplanation& model, const Me
   out.ld_wavefronts = {scaled(p.ld_wavefronts), m.ld_wavefronts};
   out.st_wavefronts = {scaled(p.st_wavefronts), m.st_wavefronts};
   out.cp_wavefronts = {scaled(p.cp_wavefronts), m.cp_wavefronts};
-  out.l1_ld_wavefronts = m.l1_ld_wavefronts;
   out.l1_st_wavefronts = m.l1_st_wavefronts;
   out.bank_conflicts = {scaled(p.ld_wavefronts - p.ld_ideal + p.st_wavefronts - p.st_ideal),
                         m.ld_conflicts + m.st_conflicts};
@@ -347,7 +346,6 @@ std::string measured_text(const MeasuredExplanation& m) {
                        ratio(predicted, counted));
   };
   text += row("shared load wavefronts", m.ld_wavefronts);
-  text += l1_row(m.l1_ld_wavefronts, m.ld_wavefronts.predicted);
   text += row("shared store wavefronts", m.st_wavefronts);
   text += l1_row(m.l1_st_wavefronts, m.st_wavefronts.predicted);
   text += row("cp.async write wavefronts", m.cp_wavefronts);
@@ -362,13 +360,14 @@ std::string measured_text(const MeasuredExplanation& m) {
   if (!stalls.empty())
     text += wrap("  ", fmt::format("top stalls (warps stalled per issue): {}", fmt::join(stalls, ", ")), 4);
   text += wrap("  ",
-               "measured: the wavefronts that each instruction's addresses need (Nsight Compute's "
-               "count per instruction); the L1's counters add the wavefronts an instruction waits "
-               "while the same banks serve other traffic (global loads through the L1, TMA copies)",
+               "measured: loads as the L1 counts them; stores as each instruction's addresses need "
+               "them (Nsight Compute's count per instruction), since the L1's count adds the "
+               "wavefronts a store waits while the same banks serve other traffic (global loads "
+               "through the L1, TMA copies)",
                4);
   text += wrap("  ",
                fmt::format("within the model's tolerance (loads, stores and modelled cp.async writes "
-                           "within {:.0f}% of the counts from the addresses): {}",
+                           "within {:.0f}% of the measurement): {}",
                            100 * kWavefrontTolerance, m.within_tolerance ? "yes" : "NO"),
                4);
   return text;
@@ -491,7 +490,7 @@ nlohmann::json measured_json(const MeasuredExplanation& m) {
   return {{"kernel", m.kernel},
           {"grid_blocks", m.grid_blocks},
           {"model_scale", m.model_scale},
-          {"ld_wavefronts", wavefronts_json(m.ld_wavefronts, m.l1_ld_wavefronts)},
+          {"ld_wavefronts", compared_json(m.ld_wavefronts, "predicted", "measured")},
           {"st_wavefronts", wavefronts_json(m.st_wavefronts, m.l1_st_wavefronts)},
           {"cp_wavefronts", compared_json(m.cp_wavefronts, "predicted", "measured")},
           {"bank_conflicts", compared_json(m.bank_conflicts, "predicted", "measured")},

@@ -100,11 +100,10 @@ struct MeasuredExplanation {
   std::string kernel;  // as ncu names it
   double grid_blocks = 0;
   double model_scale = 1;  // a model counted per block, scaled to the measured launch
-  Compared ld_wavefronts;  // measured: from the addresses (explain/measure.hpp)
-  Compared st_wavefronts;
+  Compared ld_wavefronts;  // measured: the L1's count (explain/measure.hpp)
+  Compared st_wavefronts;  // measured: from the addresses
   Compared cp_wavefronts;
-  double l1_ld_wavefronts = 0;  // the L1's counters: also the waits for other traffic
-  double l1_st_wavefronts = 0;
+  double l1_st_wavefronts = 0;  // the L1's count: also the waits for other traffic
   Compared bank_conflicts;  // extra wavefronts; measured: the L1's count
   Compared bytes;           // predicted: requested from L1/L2; measured: from DRAM
   Compared occupancy_pct;   // predicted: theoretical; measured: achieved

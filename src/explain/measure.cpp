@@ -27,14 +27,13 @@
 namespace smemlab::explain {
 namespace {
 
-// Wavefronts from each instruction's addresses (SASS-level, an instrumented pass) ...
-constexpr const char* kLd = "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
-constexpr const char* kSt = "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
-// ... and the writes of cp.async (LDGSTS), counted neither as loads nor as stores.
-constexpr const char* kCp = "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum";
-// The L1's own counters.
-constexpr const char* kL1Ld = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+// The L1's counters.
+constexpr const char* kLd = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
 constexpr const char* kL1St = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
+// From each instruction's addresses (an instrumented pass): stores, and the writes of cp.async
+// (LDGSTS), which count neither as loads nor as stores.
+constexpr const char* kSt = "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
+constexpr const char* kCp = "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum";
 constexpr const char* kLdConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
 constexpr const char* kStConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
 constexpr const char* kDramRead = "dram__bytes_read.sum";
@@ -53,7 +52,7 @@ std::string stall_metric(const char* stall) {
 }
 
 std::string metric_list(Counters counters) {
-  std::vector<std::string> metrics{kLd, kSt, kCp, kL1Ld, kL1St, kGrid};
+  std::vector<std::string> metrics{kLd, kSt, kCp, kL1St, kGrid};
   if (counters == Counters::kAll) {
     metrics.insert(metrics.end(), {kLdConflicts, kStConflicts, kDramRead, kDramWrite, kOccupancy});
     for (const char* stall : kStalls) metrics.push_back(stall_metric(stall));
@@ -131,17 +130,40 @@ std::string why_cannot_measure() {
 std::vector<MeasureResult> measure(std::span<const MeasureRequest> requests, int device,
                                    Counters counters) {
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
-  // One bench process a request, each printing its tag and process ID first (exec keeps it).
-  std::string script;
+  std::vector<std::string> wanted;
   std::set<std::string> functions;
-  for (std::size_t i = 0; i < requests.size(); ++i) {
-    const MeasureRequest& r = requests[i];
+  for (const MeasureRequest& r : requests) {
+    wanted.push_back(comparable_kernel_name(r.model.kernel));
     functions.insert(function_name(r.model.kernel));
+  }
+  // Requests share a bench process where they share a family, size and type, and no launch can
+  // match two of their kernels' names.
+  std::vector<std::vector<std::size_t>> processes;
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    const auto fits = [&](const std::vector<std::size_t>& group) {
+      const MeasureRequest& first = requests[group.front()];
+      if (first.variant->family != requests[i].variant->family || first.shape != requests[i].shape ||
+          first.type != requests[i].type)
+        return false;
+      return std::none_of(group.begin(), group.end(), [&](std::size_t j) {
+        return wanted[i].starts_with(wanted[j]) || wanted[j].starts_with(wanted[i]);
+      });
+    };
+    const auto group = std::find_if(processes.begin(), processes.end(), fits);
+    if (group == processes.end()) processes.push_back({i});
+    else group->push_back(i);
+  }
+  // Each process prints its tag and process ID first (exec keeps it).
+  std::string script;
+  for (std::size_t p = 0; p < processes.size(); ++p) {
+    const MeasureRequest& first = requests[processes[p].front()];
+    std::vector<std::string> ids;
+    for (const std::size_t i : processes[p]) ids.push_back(requests[i].variant->id());
     script += fmt::format(
         "sh -c 'echo \"{}{} $$\"; exec \"$0\" \"$@\" >/dev/null' {} --device {} bench --variant {} --size {} "
         "--type {} --reps 1 --warmup 0 --quiet --format csv\n",
-        kRequestTag, i, shell_quoted(self), device, shell_quoted(r.variant->id()), shell_quoted(r.shape.label()),
-        dtype_name(r.type));
+        kRequestTag, p, shell_quoted(self), device, shell_quoted(fmt::format("{}", fmt::join(ids, ","))),
+        shell_quoted(first.shape.label()), dtype_name(first.type));
   }
   const std::filesystem::path script_path =
       std::filesystem::temp_directory_path() / fmt::format("smemlab-measure-{}.sh", ::getpid());
@@ -151,6 +173,7 @@ std::vector<MeasureResult> measure(std::span<const MeasureRequest> requests, int
     if (!file) throw std::runtime_error("could not write " + script_path.string());
   }
   // Only the models' kernels are profiled: not the inputs' fills, the L2 flushes or references.
+  // Their launches go to the request whose kernel they are.
   const std::string command = fmt::format(
       "ncu --clock-control none --target-processes all --kernel-name-base demangled "
       "--kernel-name 'regex:({})[<(]' --metrics {} --csv sh {} 2>&1",
@@ -164,7 +187,7 @@ std::vector<MeasureResult> measure(std::span<const MeasureRequest> requests, int
   }
   std::filesystem::remove(script_path);
 
-  std::map<std::string, std::size_t> request_of_process;
+  std::map<std::string, std::size_t> process_of_pid;
   std::istringstream lines(text);
   std::string line;
   while (std::getline(lines, line))
@@ -172,7 +195,7 @@ std::vector<MeasureResult> measure(std::span<const MeasureRequest> requests, int
       std::istringstream tag(line.substr(kRequestTag.size()));
       std::size_t index = 0;
       std::string pid;
-      if (tag >> index >> pid && index < requests.size()) request_of_process[pid] = index;
+      if (tag >> index >> pid && index < processes.size()) process_of_pid[pid] = index;
     }
   const auto header = text.find("\"ID\"");
   if (header == std::string::npos)
@@ -196,12 +219,16 @@ std::vector<MeasureResult> measure(std::span<const MeasureRequest> requests, int
   while (std::getline(rows, line)) {
     const auto f = csv_fields(line);
     if (f.size() <= std::max({id, process, kernel, metric, value})) continue;
-    const auto owner = request_of_process.find(f[process]);
-    if (owner == request_of_process.end()) continue;
-    const std::size_t r = owner->second;
+    const auto owner = process_of_pid.find(f[process]);
+    if (owner == process_of_pid.end()) continue;
     const std::string name = comparable_kernel_name(f[kernel]);
-    seen[r].insert(name.substr(0, name.find('(')));
-    if (find_kernel(name, comparable_kernel_name(requests[r].model.kernel)) == std::string::npos) continue;
+    const std::vector<std::size_t>& group = processes[owner->second];
+    for (const std::size_t i : group) seen[i].insert(name.substr(0, name.find('(')));
+    const auto match = std::find_if(group.begin(), group.end(), [&](std::size_t i) {
+      return find_kernel(name, wanted[i]) != std::string::npos;
+    });
+    if (match == group.end()) continue;
+    const std::size_t r = *match;
     std::string number = f[value];
     number.erase(std::remove(number.begin(), number.end(), ','), number.end());
     char* end = nullptr;
@@ -214,8 +241,7 @@ std::vector<MeasureResult> measure(std::span<const MeasureRequest> requests, int
   std::vector<MeasureResult> results(requests.size());
   for (std::size_t r = 0; r < requests.size(); ++r) {
     if (launches[r].empty()) {
-      results[r].error = fmt::format("ncu profiled no launch of {} for {} (it saw: {})",
-                                     comparable_kernel_name(requests[r].model.kernel),
+      results[r].error = fmt::format("ncu profiled no launch of {} for {} (it saw: {})", wanted[r],
                                      requests[r].variant->id(), fmt::join(seen[r], ", "));
       continue;
     }
@@ -227,7 +253,7 @@ std::vector<MeasureResult> measure(std::span<const MeasureRequest> requests, int
     });
     const auto& m = best->second.second;
     const auto get = [&](const std::string& name) { return m.contains(name) ? m.at(name) : std::nan(""); };
-    Measurement out{best->second.first, get(kGrid), get(kLd), get(kSt), get(kCp), get(kL1Ld), get(kL1St),
+    Measurement out{best->second.first, get(kGrid), get(kLd), get(kSt), get(kCp), get(kL1St),
                     get(kLdConflicts), get(kStConflicts), get(kDramRead) + get(kDramWrite),
                     get(kOccupancy), {}};
     if (counters == Counters::kAll) {

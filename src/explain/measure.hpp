@@ -12,19 +12,19 @@
 
 namespace smemlab::explain {
 
-// One launch of the modelled kernel as Nsight Compute counted it. Two counts of shared-memory
-// wavefronts: Nsight Compute's count per instruction, from the addresses each instruction's
-// lanes used (what a model of the addresses predicts), and the L1's own counters, which also
-// count the wavefronts an instruction waits while the same banks serve other traffic: global
-// loads through the L1 (the same memory), TMA copies into or out of shared memory.
+// One launch of the modelled kernel as Nsight Compute counted it. Stores are counted twice:
+// from the addresses each instruction's lanes used (Nsight Compute's count per instruction, what
+// a model of the addresses predicts), and by the L1's own counter, which also counts the
+// wavefronts a store waits while the same banks serve other traffic (global loads through the
+// L1, TMA copies into or out of shared memory). Loads are the L1's count, which the addresses
+// explain; the count per instruction leaves out ldmatrix.
 struct Measurement {
   std::string kernel;  // as ncu names it, without namespaces
   double grid_blocks = 0;
-  double ld_wavefronts = 0;  // from the addresses
-  double st_wavefronts = 0;
-  double cp_wavefronts = 0;     // the shared-memory writes of cp.async
-  double l1_ld_wavefronts = 0;  // the L1's counters
-  double l1_st_wavefronts = 0;
+  double ld_wavefronts = 0;     // the L1's count, ldmatrix included
+  double st_wavefronts = 0;     // from the addresses
+  double cp_wavefronts = 0;     // the shared-memory writes of cp.async, from the addresses
+  double l1_st_wavefronts = 0;  // the L1's count of stores
   // The rest is NaN (stalls empty) when only the wavefronts were measured.
   double ld_conflicts = 0;  // the L1's bank-conflict counts: wavefronts past the fewest
   double st_conflicts = 0;
@@ -57,9 +57,9 @@ struct MeasureResult {
   std::string error;
 };
 
-// Every request in one Nsight Compute session (one `smemlab bench` process each), so that the
-// profiler starts once however many kernels are measured. Throws std::runtime_error when ncu
-// itself fails.
+// Every request in one Nsight Compute session, so that the profiler starts once however many
+// kernels are measured: one `smemlab bench` process runs the requests of a family, size and type
+// whose kernels' names tell their launches apart. Throws std::runtime_error when ncu itself fails.
 [[nodiscard]] std::vector<MeasureResult> measure(std::span<const MeasureRequest> requests, int device,
                                                  Counters counters);
 
@@ -73,7 +73,7 @@ struct MeasureResult {
                                                     DType type, int device);
 
 // The model's tolerance: the loads, the stores and the modelled cp.async writes within 5% of the
-// counts from the addresses. (cp.async writes are left out by the models that do not count them.)
+// measurement (cp.async writes are left out by the models that do not count them).
 inline constexpr double kWavefrontTolerance = 0.05;
 [[nodiscard]] bool within_tolerance(double predicted, double measured);
 [[nodiscard]] bool copies_within_tolerance(double predicted, double measured);
