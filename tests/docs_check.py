@@ -72,7 +72,7 @@ statements = [
     (
         "docs/guide/banks.md",
         r"all (\d+) are within the tolerance",
-        lambda: kernels_measured("explain-h200-measure.txt"),
+        lambda: kernels_measured("explain-h100-measure.txt"),
     ),
 ]
 
