@@ -40,17 +40,19 @@ def main(binary):
         "ld model", "ld L1", "st model", "st addr", "st L1", "cp model", "cp addr"))
     print(header)
     explained = json.loads(run.stdout)
-    measured = [e for e in explained if e["measured"] is not None]
+    measured = [e for e in explained if e.get("measured") is not None]
     for e in measured:
         m = e["measured"]
         name = e["variant"] + ("" if e["type"] == "float" else " " + e["type"])
-        l1_ok = m["st_wavefronts"]["l1"] >= L1_FLOOR * m["st_wavefronts"]["measured"]
-        ok = m["within_tolerance"] and l1_ok
-        failures += not ok
         values = [m["ld_wavefronts"]["predicted"], m["ld_wavefronts"]["measured"],
                   m["st_wavefronts"]["predicted"], m["st_wavefronts"]["measured"], m["st_wavefronts"]["l1"],
                   m["cp_wavefronts"]["predicted"], m["cp_wavefronts"]["measured"]]
-        print(f"{name:<40}" + "".join(f"{v:>12.0f}" for v in values) + ("  ok" if ok else "  MISMATCH"))
+        complete = all(v is not None for v in values)  # a counter ncu did not report is null
+        ok = complete and m["within_tolerance"] and \
+            m["st_wavefronts"]["l1"] >= L1_FLOOR * m["st_wavefronts"]["measured"]
+        failures += not ok
+        print(f"{name:<40}" + "".join("{:>12}".format("-" if v is None else f"{v:.0f}") for v in values)
+              + ("  ok" if ok else "  MISMATCH"))
     print(f"explain_check: {len(measured)} of {len(explained)} kernels measured in one session, "
           f"{time.monotonic() - start:.0f} s")
 

@@ -30,7 +30,7 @@ def rows_of(*names):
 
 def kernels_measured(name):
     text = (root / "docs/results/data" / name).read_text(encoding="utf-8")
-    return int(re.search(r"(\d+) kernels measured", text).group(1))
+    return int(re.search(r"(\d+) of \d+ kernels measured", text).group(1))
 
 
 # Any "N patterns" or "N measured patterns" counts the measured bank patterns, except in the

@@ -296,27 +296,30 @@ const explain::ArchLimits& explain_arch(const Options& opt) {
   return explain::arch_limits(major, minor);
 }
 
-// On the CPU; --measure alone needs a GPU and Nsight Compute.
 // `explain --all`: every modelled variant in each type it runs, at its family's size; with
-// --measure, every kernel in one Nsight Compute session (the wavefronts only, nothing timed).
+// --measure, every kernel that runs on this GPU in one Nsight Compute session (the wavefronts
+// only, nothing timed).
 int cmd_explain_all(const Options& opt, std::ostream& out, std::ostream& err) {
   const ExplainOptions& e = opt.explain;
   if (!e.variant.empty() || !e.size.empty() || !e.type.empty())
     throw UsageError("explain --all takes no variant, --size or --type: it explains every modelled "
                      "variant in each type it runs, at its family's size");
   const explain::ArchLimits& arch = explain_arch(opt);
+  if (e.measure)
+    if (const std::string why = explain::why_cannot_measure(); !why.empty()) throw CudaError(why);
   const std::vector<VariantInfo> variants = registered_variants();  // the requests point into it
   std::vector<explain::MeasureRequest> requests;
   for (const VariantInfo& v : variants) {
     if (v.model == nullptr) continue;
+    if (const std::string why = e.measure ? v.why_unavailable() : ""; !why.empty()) {
+      err << "smemlab: explain --all --measure leaves out " << v.id() << ": " << why << "\n";
+      continue;
+    }
     const Shape shape = find_family(v.family).canonical(parse_shape(find_family(v.family).spec().explain_size));
     for (const DType type : v.dtypes) requests.push_back({&v, shape, type, v.model(shape, type)});
   }
   std::vector<explain::MeasureResult> measured;
-  if (e.measure) {
-    if (const std::string why = explain::why_cannot_measure(); !why.empty()) throw CudaError(why);
-    measured = explain::measure(requests, opt.device, explain::Counters::kWavefronts);
-  }
+  if (e.measure) measured = explain::measure(requests, opt.device, explain::Counters::kWavefronts);
   nlohmann::json doc = nlohmann::json::array();
   int status = 0;
   for (std::size_t i = 0; i < requests.size(); ++i) {
@@ -467,8 +470,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   explain_cmd->add_option("variant", opt.explain.variant, "family/variant (see 'smemlab list')");
   explain_cmd->add_flag("--all", opt.explain.all,
                         "Every variant that has a model, in each type it runs, at its family's "
-                        "size (JSON: an array); with --measure, all their kernels in one Nsight "
-                        "Compute session, the wavefronts only, nothing timed");
+                        "size (JSON: an array); with --measure, the kernels of those that run on "
+                        "this GPU in one Nsight Compute session, the wavefronts only, nothing timed");
   explain_cmd->add_option("--size", opt.explain.size, "Problem size (default: the family's middle size)");
   explain_cmd->add_option("--type", opt.explain.type, "Element type (default: the variant's first: float, or bf16 for tensor-matmul)");
   explain_cmd->add_option("--arch", opt.explain.arch,

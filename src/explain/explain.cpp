@@ -349,7 +349,7 @@ std::string measured_text(const MeasuredExplanation& m) {
   text += row("shared store wavefronts", m.st_wavefronts);
   text += l1_row(m.l1_st_wavefronts, m.st_wavefronts.predicted);
   text += row("cp.async write wavefronts", m.cp_wavefronts);
-  if (!std::isnan(m.bank_conflicts.measured)) text += row("bank conflicts (extra wavefronts)", m.bank_conflicts);
+  if (!std::isnan(m.bank_conflicts.measured)) text += row("bank conflicts (the L1's extra)", m.bank_conflicts);
   if (!std::isnan(m.bytes.measured))
     text += fmt::format("  {:<34} {:>16.3g} {:>16.3g} {:>10}\n", "bytes: requested / from DRAM",
                         m.bytes.predicted, m.bytes.measured, ratio(m.bytes.predicted, m.bytes.measured));
@@ -361,9 +361,9 @@ std::string measured_text(const MeasuredExplanation& m) {
     text += wrap("  ", fmt::format("top stalls (warps stalled per issue): {}", fmt::join(stalls, ", ")), 4);
   text += wrap("  ",
                "measured: loads as the L1 counts them; stores as each instruction's addresses need "
-               "them (Nsight Compute's count per instruction), since the L1's count adds the "
-               "wavefronts a store waits while the same banks serve other traffic (global loads "
-               "through the L1, TMA copies)",
+               "them (Nsight Compute's count per instruction). The L1 counts more store "
+               "wavefronts than the addresses need where other traffic shares the banks (global "
+               "loads through the L1, TMA copies), and reports them as bank conflicts",
                4);
   text += wrap("  ",
                fmt::format("within the model's tolerance (loads, stores and modelled cp.async writes "
@@ -481,7 +481,7 @@ nlohmann::json compared_json(const Compared& c, const char* predicted, const cha
 }
 
 nlohmann::json wavefronts_json(const Compared& c, double l1) {
-  return {{"predicted", c.predicted}, {"measured", c.measured}, {"l1", l1}};
+  return {{"predicted", c.predicted}, {"measured", json_number(c.measured)}, {"l1", json_number(l1)}};
 }
 
 nlohmann::json measured_json(const MeasuredExplanation& m) {

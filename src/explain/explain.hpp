@@ -104,7 +104,7 @@ struct MeasuredExplanation {
   Compared st_wavefronts;  // measured: from the addresses
   Compared cp_wavefronts;
   double l1_st_wavefronts = 0;  // the L1's count: also the waits for other traffic
-  Compared bank_conflicts;  // extra wavefronts; measured: the L1's count
+  Compared bank_conflicts;  // wavefronts past the fewest the bytes need; measured: the L1's count
   Compared bytes;           // predicted: requested from L1/L2; measured: from DRAM
   Compared occupancy_pct;   // predicted: theoretical; measured: achieved
   std::vector<std::pair<std::string, double>> top_stalls;

@@ -44,8 +44,10 @@ constexpr const char* kStallPrefix = "smsp__average_warps_issue_stalled_";
 constexpr const char* kStalls[] = {"barrier", "long_scoreboard", "short_scoreboard", "mio_throttle",
                                    "lg_throttle", "math_pipe_throttle", "wait", "dispatch_stall",
                                    "not_selected", "no_instruction", "selected", "misc"};
-// Printed by each bench process before it starts, to tell its launches apart.
-constexpr std::string_view kRequestTag = "smemlab-measure-request ";
+// Printed by each bench process before it starts, to tell its launches apart, and after it
+// if it fails.
+constexpr std::string_view kProcessTag = "smemlab-measure-process ";
+constexpr std::string_view kFailedTag = "smemlab-measure-failed ";
 
 std::string stall_metric(const char* stall) {
   return fmt::format("{}{}_per_issue_active.ratio", kStallPrefix, stall);
@@ -127,33 +129,42 @@ std::string why_cannot_measure() {
   return "";
 }
 
-std::vector<MeasureResult> measure(std::span<const MeasureRequest> requests, int device,
-                                   Counters counters) {
-  const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
-  std::vector<std::string> wanted;
-  std::set<std::string> functions;
-  for (const MeasureRequest& r : requests) {
-    wanted.push_back(comparable_kernel_name(r.model.kernel));
-    functions.insert(function_name(r.model.kernel));
-  }
-  // Requests share a bench process where they share a family, size and type, and no launch can
-  // match two of their kernels' names.
+namespace detail {
+
+std::vector<std::string> kernel_names(std::span<const MeasureRequest> requests) {
+  std::vector<std::string> names;
+  for (const MeasureRequest& r : requests) names.push_back(comparable_kernel_name(r.model.kernel));
+  return names;
+}
+
+std::vector<std::vector<std::size_t>> group_requests(std::span<const MeasureRequest> requests) {
+  const std::vector<std::string> wanted = kernel_names(requests);
+  // A launch is attributed to the request whose kernel's name it contains (find_kernel): two
+  // requests share a process only where neither name contains the other.
+  const auto confusable = [&](std::size_t i, std::size_t j) {
+    return find_kernel(wanted[i], wanted[j]) != std::string::npos ||
+           find_kernel(wanted[j], wanted[i]) != std::string::npos;
+  };
   std::vector<std::vector<std::size_t>> processes;
   for (std::size_t i = 0; i < requests.size(); ++i) {
     const auto fits = [&](const std::vector<std::size_t>& group) {
       const MeasureRequest& first = requests[group.front()];
-      if (first.variant->family != requests[i].variant->family || first.shape != requests[i].shape ||
-          first.type != requests[i].type)
-        return false;
-      return std::none_of(group.begin(), group.end(), [&](std::size_t j) {
-        return wanted[i].starts_with(wanted[j]) || wanted[j].starts_with(wanted[i]);
-      });
+      return first.variant->family == requests[i].variant->family && first.shape == requests[i].shape &&
+             first.type == requests[i].type &&
+             std::none_of(group.begin(), group.end(), [&](std::size_t j) { return confusable(i, j); });
     };
     const auto group = std::find_if(processes.begin(), processes.end(), fits);
     if (group == processes.end()) processes.push_back({i});
     else group->push_back(i);
   }
-  // Each process prints its tag and process ID first (exec keeps it).
+  return processes;
+}
+
+std::string measure_script(std::span<const MeasureRequest> requests,
+                           const std::vector<std::vector<std::size_t>>& processes, const std::string& self,
+                           int device) {
+  // Each process prints its tag and process ID first (exec keeps the ID), and a second tag with
+  // its exit status if it fails.
   std::string script;
   for (std::size_t p = 0; p < processes.size(); ++p) {
     const MeasureRequest& first = requests[processes[p].front()];
@@ -161,51 +172,41 @@ std::vector<MeasureResult> measure(std::span<const MeasureRequest> requests, int
     for (const std::size_t i : processes[p]) ids.push_back(requests[i].variant->id());
     script += fmt::format(
         "sh -c 'echo \"{}{} $$\"; exec \"$0\" \"$@\" >/dev/null' {} --device {} bench --variant {} --size {} "
-        "--type {} --reps 1 --warmup 0 --quiet --format csv\n",
-        kRequestTag, p, shell_quoted(self), device, shell_quoted(fmt::format("{}", fmt::join(ids, ","))),
-        shell_quoted(first.shape.label()), dtype_name(first.type));
+        "--type {} --reps 1 --warmup 0 --quiet --format csv || echo \"{}{} $?\"\n",
+        kProcessTag, p, shell_quoted(self), device, shell_quoted(fmt::format("{}", fmt::join(ids, ","))),
+        shell_quoted(first.shape.label()), dtype_name(first.type), kFailedTag, p);
   }
-  const std::filesystem::path script_path =
-      std::filesystem::temp_directory_path() / fmt::format("smemlab-measure-{}.sh", ::getpid());
-  {
-    std::ofstream file(script_path);
-    file << script;
-    if (!file) throw std::runtime_error("could not write " + script_path.string());
-  }
-  // Only the models' kernels are profiled: not the inputs' fills, the L2 flushes or references.
-  // Their launches go to the request whose kernel they are.
-  const std::string command = fmt::format(
-      "ncu --clock-control none --target-processes all --kernel-name-base demangled "
-      "--kernel-name 'regex:({})[<(]' --metrics {} --csv sh {} 2>&1",
-      fmt::join(functions, "|"), metric_list(counters), shell_quoted(script_path.string()));
-  std::string text;
-  try {
-    text = run(command);
-  } catch (...) {
-    std::filesystem::remove(script_path);
-    throw;
-  }
-  std::filesystem::remove(script_path);
+  return script;
+}
 
+std::vector<MeasureResult> read_measurements(const std::string& text, std::span<const MeasureRequest> requests,
+                                             const std::vector<std::vector<std::size_t>>& processes,
+                                             Counters counters) {
+  const std::vector<std::string> wanted = kernel_names(requests);
   std::map<std::string, std::size_t> process_of_pid;
+  std::map<std::size_t, int> failed;  // process -> exit status
   std::istringstream lines(text);
   std::string line;
-  while (std::getline(lines, line))
-    if (line.starts_with(kRequestTag)) {
-      std::istringstream tag(line.substr(kRequestTag.size()));
+  while (std::getline(lines, line)) {
+    for (const std::string_view tag : {kProcessTag, kFailedTag}) {
+      if (!line.starts_with(tag)) continue;
+      std::istringstream fields(line.substr(tag.size()));
       std::size_t index = 0;
-      std::string pid;
-      if (tag >> index >> pid && index < processes.size()) process_of_pid[pid] = index;
+      std::string value;
+      if (!(fields >> index >> value) || index >= processes.size()) continue;
+      if (tag == kProcessTag) process_of_pid[value] = index;
+      else failed[index] = std::atoi(value.c_str());
     }
+  }
   const auto header = text.find("\"ID\"");
-  if (header == std::string::npos)
-    throw std::runtime_error("ncu printed no counters: " + text.substr(text.size() > 300 ? text.size() - 300 : 0));
+  if (header == std::string::npos && process_of_pid.empty())
+    throw std::runtime_error("ncu ran no bench: " + text.substr(text.size() > 300 ? text.size() - 300 : 0));
 
   // Per request: launch ID -> (kernel name, metric -> value), for the launches of its model's kernel.
   using Launch = std::pair<std::string, std::map<std::string, double>>;
   std::vector<std::map<std::string, Launch>> launches(requests.size());
   std::vector<std::set<std::string>> seen(requests.size());  // every kernel ncu named, for the error
-  std::istringstream rows(text.substr(header));
+  std::istringstream rows(header == std::string::npos ? std::string() : text.substr(header));
   std::getline(rows, line);
   const std::vector<std::string> columns = csv_fields(line);
   const auto column = [&](std::string_view name) {
@@ -228,42 +229,78 @@ std::vector<MeasureResult> measure(std::span<const MeasureRequest> requests, int
       return find_kernel(name, wanted[i]) != std::string::npos;
     });
     if (match == group.end()) continue;
-    const std::size_t r = *match;
     std::string number = f[value];
     number.erase(std::remove(number.begin(), number.end(), ','), number.end());
     char* end = nullptr;
     const double parsed = std::strtod(number.c_str(), &end);
-    auto& launch = launches[r][f[id]];
+    auto& launch = launches[*match][f[id]];
     launch.first = name;
     if (end != number.c_str()) launch.second[f[metric]] = parsed;
   }
 
   std::vector<MeasureResult> results(requests.size());
-  for (std::size_t r = 0; r < requests.size(); ++r) {
-    if (launches[r].empty()) {
-      results[r].error = fmt::format("ncu profiled no launch of {} for {} (it saw: {})", wanted[r],
-                                     requests[r].variant->id(), fmt::join(seen[r], ", "));
-      continue;
+  for (std::size_t p = 0; p < processes.size(); ++p)
+    for (const std::size_t r : processes[p]) {
+      if (const auto status = failed.find(p); status != failed.end()) {
+        results[r].error = fmt::format("the bench that ran {} exited with status {}", requests[r].variant->id(),
+                                       status->second);
+        continue;
+      }
+      if (launches[r].empty()) {
+        results[r].error = fmt::format("ncu profiled no launch of {} for {} (it saw: {})", wanted[r],
+                                       requests[r].variant->id(), fmt::join(seen[r], ", "));
+        continue;
+      }
+      const auto total = [](const auto& m) {
+        return (m.contains(kLd) ? m.at(kLd) : 0) + (m.contains(kSt) ? m.at(kSt) : 0);
+      };
+      const auto best = std::max_element(launches[r].begin(), launches[r].end(), [&](const auto& a, const auto& b) {
+        return total(a.second.second) < total(b.second.second);
+      });
+      const auto& m = best->second.second;
+      const auto get = [&](const std::string& name) { return m.contains(name) ? m.at(name) : std::nan(""); };
+      Measurement out{best->second.first, get(kGrid), get(kLd), get(kSt), get(kCp), get(kL1St),
+                      get(kLdConflicts), get(kStConflicts), get(kDramRead) + get(kDramWrite),
+                      get(kOccupancy), {}};
+      if (counters == Counters::kAll) {
+        for (const char* stall : kStalls) out.stalls.emplace_back(stall, get(stall_metric(stall)));
+        std::sort(out.stalls.begin(), out.stalls.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+        out.stalls.resize(std::min<std::size_t>(out.stalls.size(), 3));
+      }
+      results[r].measurement = out;
     }
-    const auto total = [](const auto& m) {
-      return (m.contains(kLd) ? m.at(kLd) : 0) + (m.contains(kSt) ? m.at(kSt) : 0);
-    };
-    const auto best = std::max_element(launches[r].begin(), launches[r].end(), [&](const auto& a, const auto& b) {
-      return total(a.second.second) < total(b.second.second);
-    });
-    const auto& m = best->second.second;
-    const auto get = [&](const std::string& name) { return m.contains(name) ? m.at(name) : std::nan(""); };
-    Measurement out{best->second.first, get(kGrid), get(kLd), get(kSt), get(kCp), get(kL1St),
-                    get(kLdConflicts), get(kStConflicts), get(kDramRead) + get(kDramWrite),
-                    get(kOccupancy), {}};
-    if (counters == Counters::kAll) {
-      for (const char* stall : kStalls) out.stalls.emplace_back(stall, get(stall_metric(stall)));
-      std::sort(out.stalls.begin(), out.stalls.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-      out.stalls.resize(std::min<std::size_t>(out.stalls.size(), 3));
-    }
-    results[r].measurement = out;
-  }
   return results;
+}
+
+}  // namespace detail
+
+std::vector<MeasureResult> measure(std::span<const MeasureRequest> requests, int device,
+                                   Counters counters) {
+  const auto processes = detail::group_requests(requests);
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  std::string path = (std::filesystem::temp_directory_path() / "smemlab-measure-XXXXXX.sh").string();
+  const int fd = ::mkstemps(path.data(), 3);
+  if (fd < 0) throw std::runtime_error("could not create a script file in " + path);
+  const std::string script = detail::measure_script(requests, processes, self, device);
+  const bool written = ::write(fd, script.data(), script.size()) == static_cast<ssize_t>(script.size());
+  ::close(fd);
+  std::string text;
+  try {
+    if (!written) throw std::runtime_error("could not write " + path);
+    std::set<std::string> functions;
+    for (const MeasureRequest& r : requests) functions.insert(function_name(r.model.kernel));
+    // Only the models' kernels are profiled: not the inputs' fills, the L2 flushes or the
+    // references.
+    text = run(fmt::format(
+        "ncu --clock-control none --target-processes all --kernel-name-base demangled "
+        "--kernel-name 'regex:({})[<(]' --metrics {} --csv sh {} 2>&1",
+        fmt::join(functions, "|"), metric_list(counters), shell_quoted(path)));
+  } catch (...) {
+    std::filesystem::remove(path);
+    throw;
+  }
+  std::filesystem::remove(path);
+  return detail::read_measurements(text, requests, processes, counters);
 }
 
 Measurement measure(const MeasureRequest& request, int device) {

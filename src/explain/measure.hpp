@@ -26,7 +26,7 @@ struct Measurement {
   double cp_wavefronts = 0;     // the shared-memory writes of cp.async, from the addresses
   double l1_st_wavefronts = 0;  // the L1's count of stores
   // The rest is NaN (stalls empty) when only the wavefronts were measured.
-  double ld_conflicts = 0;  // the L1's bank-conflict counts: wavefronts past the fewest
+  double ld_conflicts = 0;  // the L1's bank-conflict counts: wavefronts past the fewest the bytes need
   double st_conflicts = 0;
   double dram_bytes = 0;  // read + written
   double achieved_occupancy_pct = 0;
@@ -51,7 +51,7 @@ enum class Counters {
 };
 
 // A request's launch of the model's kernel with the most shared-memory wavefronts, or why there
-// is none (the bench failed, or it never launched that kernel).
+// is none (its bench process failed, or never launched that kernel).
 struct MeasureResult {
   std::optional<Measurement> measurement;
   std::string error;
@@ -59,9 +59,24 @@ struct MeasureResult {
 
 // Every request in one Nsight Compute session, so that the profiler starts once however many
 // kernels are measured: one `smemlab bench` process runs the requests of a family, size and type
-// whose kernels' names tell their launches apart. Throws std::runtime_error when ncu itself fails.
+// whose kernels' names tell their launches apart. Throws std::runtime_error when ncu ran no bench.
 [[nodiscard]] std::vector<MeasureResult> measure(std::span<const MeasureRequest> requests, int device,
                                                  Counters counters);
+
+// The steps of that session, apart for the tests.
+namespace detail {
+// Which requests share a bench process: the indices of each process's requests.
+[[nodiscard]] std::vector<std::vector<std::size_t>> group_requests(std::span<const MeasureRequest> requests);
+// The shell script Nsight Compute runs: one line a process.
+[[nodiscard]] std::string measure_script(std::span<const MeasureRequest> requests,
+                                         const std::vector<std::vector<std::size_t>>& processes,
+                                         const std::string& smemlab, int device);
+// What ncu printed (its CSV, and the script's tags) read back into one result per request.
+[[nodiscard]] std::vector<MeasureResult> read_measurements(const std::string& text,
+                                                           std::span<const MeasureRequest> requests,
+                                                           const std::vector<std::vector<std::size_t>>& processes,
+                                                           Counters counters);
+}  // namespace detail
 
 // One request with every counter; throws std::runtime_error when it cannot be measured.
 [[nodiscard]] Measurement measure(const MeasureRequest& request, int device);
