@@ -19,14 +19,8 @@
 namespace {
 
 using Result = smemlab::testing::CliResult;
+using smemlab::testing::lines_of;
 using smemlab::testing::run_cli;
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 // The words in which CLI11 reports its errors; none may reach the user.
 bool has_parser_wording(const std::string& err) {

@@ -26,6 +26,7 @@
 
 #include "bench/bench.hpp"
 #include "bench/registry.hpp"
+#include "core/text.hpp"
 #include "explain/explain.hpp"
 #include "explain/measure.hpp"
 #include "explain/resources.hpp"
@@ -206,16 +207,10 @@ std::size_t columns(const std::string& line) {
   }));
 }
 
-std::string plural(double n, std::string_view noun) {
-  return fmt::format("{:.0f} {}{}", n, noun, n == 1 ? "" : "s");
-}
+using smemlab::testing::lines_of;
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
+// "1 block", "2 blocks", for a count read from the JSON.
+std::string plural(double n, std::string_view noun) { return count_of(std::llround(n), noun); }
 
 // The text fits a terminal, and counts of one take the singular.
 void expect_readable(const std::string& text) {

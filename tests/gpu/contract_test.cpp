@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/verify.hpp"
 #include "smemlab/cublas.hpp"
 #include "smemlab/device_buffer.hpp"
 #include "smemlab/matmul.hpp"
@@ -58,15 +59,15 @@ std::vector<T> download(const DeviceBuffer<T>& buffer, cudaStream_t stream) {
   return host;
 }
 
-// ||got - want||_F / ||want||_F, NaN when anything is NaN.
-double relative_error(const std::vector<float>& got, const std::vector<double>& want) {
-  double diff = 0.0;
-  double norm = 0.0;
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    diff += (got[i] - want[i]) * (got[i] - want[i]);
-    norm += want[i] * want[i];
-  }
-  return std::sqrt(diff / norm);
+// A dense m x n C = A B against the FP64 product of the inputs' values: empty when its
+// norm-wise relative error is within `tolerance` (never, with an element left poisoned: NaN).
+std::string gemm_error(const std::vector<float>& got, int m, int n, int k, const std::vector<float>& a,
+                       const std::vector<float>& b, double tolerance) {
+  std::vector<double> want(got.size());
+  matmul::reference_gemm(m, n, k, 1.0, a.data(), k, b.data(), n, 0.0, nullptr, n, want.data(), n);
+  const ErrorStats error = compare_matrix<float>(m, n, got.data(), n, want.data(), n);
+  if (error.relative <= tolerance) return {};
+  return "relative error " + std::to_string(error.relative);
 }
 
 // Odd sizes, and deep enough in K for the choosers' split-K.
@@ -90,12 +91,7 @@ class MatmulCall : public Call {
   }
   void run(const LaunchContext& ctx) override { matmul::gemm(variant_, args(), ctx); }
   std::string check(cudaStream_t stream) override {
-    const std::vector<float> got = download(c_, stream);
-    std::vector<double> want(got.size());
-    matmul::reference_gemm(kM, kN, kK, 1.0, a_host_.data(), kK, b_host_.data(), kN, 0.0, nullptr, kN, want.data(), kN);
-    const double error = relative_error(got, want);
-    if (error <= matmul::relative_tolerance(kK)) return {};
-    return "relative error " + std::to_string(error);
+    return gemm_error(download(c_, stream), kM, kN, kK, a_host_, b_host_, matmul::relative_tolerance(kK));
   }
 
  private:
@@ -133,13 +129,8 @@ class TensorCall : public Call {
   }
   void run(const LaunchContext& ctx) override { tensor_matmul::gemm(variant_, args(), ctx); }
   std::string check(cudaStream_t stream) override {
-    const std::vector<float> got = download(c_, stream);
-    std::vector<double> want(got.size());
-    matmul::reference_gemm(kTensorM, kTensorN, kTensorK, 1.0, a_values_.data(), kTensorK, b_values_.data(), kTensorN,
-                           0.0, nullptr, kTensorN, want.data(), kTensorN);
-    const double error = relative_error(got, want);
-    if (error <= tensor_matmul::relative_tolerance(DType::bf16, kTensorK)) return {};
-    return "relative error " + std::to_string(error);
+    return gemm_error(download(c_, stream), kTensorM, kTensorN, kTensorK, a_values_, b_values_,
+                      tensor_matmul::relative_tolerance(DType::bf16, kTensorK));
   }
 
  private:

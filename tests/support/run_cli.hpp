@@ -1,5 +1,5 @@
 #pragma once
-// Runs the smemlab command line in-process and captures what it prints.
+// Runs the smemlab command line in-process and captures what it prints; splits it into lines.
 #include <sstream>
 #include <string>
 #include <vector>
@@ -13,6 +13,14 @@ struct CliResult {
   std::string out;
   std::string err;
 };
+
+// The lines of what a command printed, without their newlines.
+inline std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
 
 inline CliResult run_cli(std::vector<std::string> args) {
   args.insert(args.begin(), "smemlab");
