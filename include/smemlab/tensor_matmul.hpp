@@ -26,8 +26,9 @@ struct GemmArgs {
   float beta = 0.0F;  // 0: C is written without being read, as in BLAS
   float* c = nullptr;
   int ldc = 0;  // >= n
-  // Scratch for variants that copy unaligned operands into aligned buffers first, at least
-  // workspace_bytes(args) bytes; when null they allocate it on the stream for the call.
+  // Scratch for variants that copy unaligned operands into aligned buffers first or divide K
+  // into ranges, at least workspace_bytes(args) bytes, any content on entry; when null they
+  // allocate it on the stream for the call.
   void* workspace = nullptr;
   std::size_t workspace_size = 0;
 };
@@ -53,13 +54,18 @@ using TensorVariant = Variant<Launch>;
 // call from several threads at once, each with its own stream and workspace, and to capture
 // into a CUDA graph: docs/library-contract.md.
 void gemm(const TensorVariant& variant, const GemmArgs& args, const LaunchContext& ctx);
+// The default call: the variant "auto", which picks the kernel, its tile and the ranges of K
+// for these arguments on the current device.
+void gemm(const GemmArgs& args, const LaunchContext& ctx);
 
 // Rows of A and B can be copied 16 bytes at a time: aligned bases, and leading dimensions
 // that keep every row aligned.
 [[nodiscard]] bool operands_16b_aligned(const GemmArgs& args);
-// Scratch the variants need for these arguments: room for aligned copies of A and B where
-// their rows are not 16-byte aligned, and for tf32 for B's transpose (the wgmma steps read B
-// K-major in tf32); 0 for aligned bf16 or half operands.
+// Scratch the variants need for these arguments on the current device: room for aligned
+// copies of A and B where their rows are not 16-byte aligned, for tf32 for B's transpose (the
+// wgmma steps read B K-major in tf32), and for the partial sums of K's ranges where the
+// split-K step or the default call divides K (ranges x M x N floats); 0 for aligned bf16 or
+// half operands whose K stays whole.
 [[nodiscard]] std::size_t workspace_bytes(const GemmArgs& args);
 
 // Largest accepted ||C - C_ref||_F / ||C_ref||_F against an FP64 product of the same inputs,

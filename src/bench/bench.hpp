@@ -28,12 +28,17 @@ class L2Flusher;
 struct BenchOptions {
   int reps = 21;   // timed runs; the median is reported
   int warmup = 3;  // untimed runs first: module load, clocks, caches of the driver
+  // The seed of the shapes drawn for --size random:N[:SEED]; empty when none were drawn.
+  std::optional<std::uint64_t> random_seed = std::nullopt;
 };
 
 struct TimingStats {
   double median_ms = 0.0;
   double min_ms = 0.0;
   double max_ms = 0.0;
+  // Device runs: the median time the call took to return on the host (choosing, encoding,
+  // enqueuing every launch), which small products wait for too; NaN for host runs.
+  double host_ms = std::numeric_limits<double>::quiet_NaN();
 };
 
 // One row per (variant, size); field names are the JSON keys.
@@ -241,8 +246,13 @@ struct BenchRequest {
   BenchOptions options;
 };
 
-// Pure validation, no device work; throws UsageError naming the bad argument.
+// Pure validation, no device work; throws UsageError naming the bad argument. A size
+// random:N[:SEED] stands for N GEMM shapes drawn from the seed (a fresh one when not given,
+// kept in the plan's options).
 [[nodiscard]] BenchPlan plan_bench(const BenchRequest& request);
+// `count` GEMM shapes MxNxK, each of m, n and k log-uniform from 1 to 16384 with m n k at most
+// 2^37, the same for a seed on every machine.
+[[nodiscard]] std::vector<std::string> random_gemm_sizes(int count, std::uint64_t seed);
 // Throws UsageError when `need` bytes (for `what`) leave too little of the device's memory for
 // the L2 flush, the context and the libraries' workspaces.
 void require_device_memory(std::size_t need, const DeviceInfo& device, std::string_view what);

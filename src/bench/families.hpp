@@ -10,6 +10,9 @@ const BenchFamily& matmul_family();
 const BenchFamily& matmul_tiles_family();
 // Tensor-core GEMM (bf16, half, tf32 inputs; float C) against cuBLAS GemmEx.
 const BenchFamily& tensor_matmul_family();
+// The tuning sweep of the default tensor-core call: every kernel it can choose, K whole and in
+// ranges. Not part of a default run.
+const BenchFamily& tensor_matmul_tiles_family();
 const BenchFamily& reduction_family();
 const BenchFamily& transpose_family();
 const BenchFamily& banks_family();

@@ -4,7 +4,10 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
+#include <cmath>
+#include <random>
 #include <map>
 #include <optional>
 
@@ -25,15 +28,20 @@ TimingStats time_launches(const std::function<void()>& launch, const BenchContex
   for (int i = 0; i < ctx.options.warmup; ++i) launch();
   EventTimer timer;
   std::vector<double> times;
+  std::vector<double> host;
   times.reserve(static_cast<std::size_t>(ctx.options.reps));
   for (int r = 0; r < ctx.options.reps; ++r) {
     ctx.flusher.flush(ctx.stream);  // before the start event: not timed
     timer.start(ctx.stream);
+    const auto called = std::chrono::steady_clock::now();
     launch();
+    host.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - called).count());
     timer.stop(ctx.stream);
     times.push_back(timer.elapsed_ms());
   }
-  return summarize(times);
+  TimingStats stats = summarize(times);
+  stats.host_ms = summarize(host).median_ms;
+  return stats;
 }
 
 TimingStats time_host(const std::function<void()>& run, int reps) {
@@ -170,9 +178,64 @@ std::optional<VariantInfo> find_in_family(const BenchFamily& family, std::string
 
 }  // namespace
 
+namespace {
+
+constexpr int kMaxRandomShapes = 1000;
+constexpr double kMaxGemmSide = 16384.0;
+constexpr double kMaxGemmProduct = 0x1.0p37;
+
+// --size random:N[:SEED] as sizes MxNxK; any other size as given.
+std::vector<std::string> expand_random_sizes(const std::vector<std::string>& sizes, BenchOptions& options) {
+  std::vector<std::string> out;
+  for (const auto& text : sizes) {
+    if (!text.starts_with("random:")) {
+      out.push_back(text);
+      continue;
+    }
+    const std::string_view spec = std::string_view(text).substr(7);
+    const std::size_t colon = spec.find(':');
+    const auto number = [&](std::string_view digits, auto& value) {
+      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+      return ec == std::errc() && end == digits.data() + digits.size();
+    };
+    int count = 0;
+    std::uint64_t seed = std::random_device{}();
+    if (!number(spec.substr(0, colon), count) || count < 1 || count > kMaxRandomShapes ||
+        (colon != std::string_view::npos && !number(spec.substr(colon + 1), seed)))
+      throw UsageError(fmt::format("--size '{}': random shapes are random:N or random:N:SEED, N from 1 to {} and "
+                                   "SEED a number from 0 to 2^64 - 1",
+                                   text, kMaxRandomShapes));
+    options.random_seed = seed;
+    for (auto& shape : random_gemm_sizes(count, seed)) out.push_back(std::move(shape));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> random_gemm_sizes(int count, std::uint64_t seed) {
+  // The engine's output is specified by the standard; the mapping to sizes is written here
+  // (the library's distributions may differ between implementations).
+  std::mt19937_64 engine(seed);
+  const auto side = [&] {
+    const double u = static_cast<double>(engine() >> 11) * 0x1.0p-53;  // [0, 1)
+    return static_cast<long long>(std::exp2(u * std::log2(kMaxGemmSide + 1.0)));  // 1 .. 16384
+  };
+  std::vector<std::string> out;
+  while (std::ssize(out) < count) {
+    const long long m = side();
+    const long long n = side();
+    const long long k = side();
+    if (static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) <= kMaxGemmProduct)
+      out.push_back(fmt::format("{}x{}x{}", m, n, k));
+  }
+  return out;
+}
+
 BenchPlan plan_bench(const BenchRequest& request) {
   BenchPlan plan;
   plan.options = request.options;
+  const std::vector<std::string> requested_sizes = expand_random_sizes(request.sizes, plan.options);
   if (request.options.reps < 1)
     throw UsageError(fmt::format("--reps must be at least 1 (got {})", request.options.reps));
   if (request.full && !request.sizes.empty())
@@ -255,7 +318,7 @@ BenchPlan plan_bench(const BenchRequest& request) {
                      requested->second.end())
         item.variants.push_back(v.name);
     }
-    const std::vector<std::string>& sizes = !request.sizes.empty() ? request.sizes
+    const std::vector<std::string>& sizes = !requested_sizes.empty() ? requested_sizes
                                             : request.full         ? family->spec().full_sizes
                                                                    : family->spec().sizes;
     for (const auto& text : sizes) {

@@ -21,9 +21,9 @@
 namespace smemlab {
 namespace {
 
-constexpr std::array<std::string_view, 19> kColumns{
+constexpr std::array<std::string_view, 20> kColumns{
     "family",       "variant",     "dtype",    "size",     "median_ms",
-    "min_ms",       "max_ms",      "throughput", "throughput_unit", "vs_reference",
+    "min_ms",       "max_ms",      "host_ms",  "throughput", "throughput_unit", "vs_reference",
     "pct_of_peak",  "copy_gbs",    "vs_copy",  "predicted_wavefronts", "verified",
     "error",        "max_error",   "checked_against", "reference"};
 
@@ -46,6 +46,7 @@ std::vector<std::string> cells(const BenchRow& r) {
           fmt::format("{:.4f}", r.time.median_ms),
           fmt::format("{:.4f}", r.time.min_ms),
           fmt::format("{:.4f}", r.time.max_ms),
+          optional_number(r.time.host_ms, "{:.4f}"),
           fmt::format("{:.{}f}", r.throughput, r.throughput < 10 ? 3 : 1),
           r.throughput_unit,
           fmt::format("{:.3f}", r.vs_reference),
@@ -88,6 +89,7 @@ std::string render_json(const BenchReport& report) {
                     {"median_ms", r.time.median_ms},
                     {"min_ms", r.time.min_ms},
                     {"max_ms", r.time.max_ms},
+                    {"host_ms", nullable(r.time.host_ms)},
                     {"throughput", r.throughput},
                     {"throughput_unit", r.throughput_unit},
                     {"vs_reference", r.vs_reference},
@@ -112,7 +114,10 @@ std::string render_json(const BenchReport& report) {
                         {"tutorials", from}});
   }
   const nlohmann::json doc{{"device", device_json(report.device)},
-                           {"options", {{"reps", report.options.reps}, {"warmup", report.options.warmup}}},
+                           {"options", {{"reps", report.options.reps},
+                                        {"warmup", report.options.warmup},
+                                        {"random_seed", report.options.random_seed ? nlohmann::json(*report.options.random_seed)
+                                                                                   : nlohmann::json()}}},
                            {"variants", variants},
                            {"rows", rows}};
   return doc.dump(2) + "\n";
@@ -172,7 +177,12 @@ struct SummarySection {
   std::vector<std::string> sizes;
   std::vector<std::string> variants;
   std::map<std::pair<std::string, std::string>, std::string> cells;  // (variant, size) -> text
+  std::map<std::string, std::vector<double>> ratios;  // variant -> its verified ratios
 };
+
+// More sizes than this (a sweep of random shapes) print one line per size instead, a column
+// per variant, and end with each variant's geometric mean and smallest ratio.
+constexpr std::size_t kMaxSizeColumns = 8;
 
 // GFLOP/s reads better as TFLOP/s at the sizes people run.
 std::pair<double, std::string> summary_throughput(const BenchRow& r) {
@@ -215,6 +225,7 @@ std::vector<SummarySection> summary_sections(const BenchReport& report) {
         text = value >= 100 ? fmt::format("{:.0f} ", value) : fmt::format("{:.3g} ", value);
       } else {
         text = ratio_text(r.vs_reference) + (i == fastest ? "*" : " ");
+        section->ratios[r.variant].push_back(r.vs_reference);
       }
       section->cells[{r.variant, r.size}] = text;
     }
@@ -223,13 +234,62 @@ std::vector<SummarySection> summary_sections(const BenchReport& report) {
   return sections;
 }
 
+std::string render_sizes_as_lines(const SummarySection& s) {
+  std::size_t label_width = s.title.size();
+  for (const auto& size : s.sizes) label_width = std::max(label_width, size.size());
+  label_width = std::max<std::size_t>(label_width, 7);  // "geomean"
+  std::vector<std::size_t> widths;
+  for (std::size_t v = 0; v < s.variants.size(); ++v) {
+    std::size_t width = std::max<std::size_t>(s.variants[v].size() + 1, 6);
+    if (v == 0) width = std::max(width, s.unit.size() + 3);
+    for (const auto& [key, text] : s.cells)
+      if (key.first == s.variants[v]) width = std::max(width, text.size());
+    widths.push_back(width);
+  }
+  std::string out = fmt::format("\n{:<{}}", s.title, label_width);
+  for (std::size_t v = 0; v < s.variants.size(); ++v)
+    out += fmt::format("  {:>{}}", s.variants[v] + " ", widths[v]);
+  out += fmt::format("\n{:<{}}  {:>{}}\n", "", label_width, "(" + s.unit + ") ", widths[0]);
+  for (const auto& size : s.sizes) {
+    out += fmt::format("{:<{}}", size, label_width);
+    for (std::size_t v = 0; v < s.variants.size(); ++v) {
+      const auto cell = s.cells.find({s.variants[v], size});
+      out += fmt::format("  {:>{}}", cell == s.cells.end() ? std::string("- ") : cell->second, widths[v]);
+    }
+    out += "\n";
+  }
+  for (const bool geomean : {true, false}) {
+    out += fmt::format("{:<{}}  {:>{}}", geomean ? "geomean" : "min", label_width, "", widths[0]);
+    for (std::size_t v = 1; v < s.variants.size(); ++v) {
+      const auto found = s.ratios.find(s.variants[v]);
+      std::string text = "- ";
+      if (found != s.ratios.end() && !found->second.empty()) {
+        const auto& r = found->second;
+        double log_sum = 0.0;
+        for (const double x : r) log_sum += std::log(x);
+        text = ratio_text(geomean ? std::exp(log_sum / static_cast<double>(r.size())) : *std::min_element(r.begin(), r.end())) + " ";
+      }
+      out += fmt::format("  {:>{}}", text, widths[v]);
+    }
+    out += "\n";
+  }
+  return out;
+}
+
 std::string render_summary(const BenchReport& report) {
   std::string out = fmt::format(
       "{} ({} SMs): median of {}, L2 flushed before each.\n"
       "First line: the reference's throughput. Others: its time over the variant's (above 1 is\n"
       "faster than the reference); * the fastest variant at that size; FAIL failed verification.\n",
       report.device.name, report.device.sms, count_of(report.options.reps, "timed run"));
+  if (report.options.random_seed)
+    out += fmt::format("Random shapes of seed {0}: --size random:N:{0} draws the same N again.\n",
+                       *report.options.random_seed);
   for (const SummarySection& s : summary_sections(report)) {
+    if (s.sizes.size() > kMaxSizeColumns) {
+      out += render_sizes_as_lines(s);
+      continue;
+    }
     std::size_t label_width = 0;
     for (const auto& v : s.variants) label_width = std::max(label_width, v.size());
     const std::string unit = fmt::format("({})", s.unit);

@@ -6,14 +6,22 @@
 #include <cuda_fp16.h>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
+#include <functional>
 
 #include "bench/device_memory.hpp"
 #include "bench/families.hpp"
 #include "bench/gemm_check.hpp"
+#include "core/text.hpp"
 #include "smemlab/cublas.hpp"
 #include "smemlab/device_buffer.hpp"
+#include "smemlab/error.hpp"
 #include "smemlab/tensor_matmul.hpp"
+#include "tensor_matmul/partial_sums.hpp"
+#include "tensor_matmul/tensor_map.hpp"
+#include "tensor_matmul/tuning.hpp"
 
 namespace smemlab {
 namespace {
@@ -27,9 +35,30 @@ std::vector<float> to_float(const DeviceBuffer<Storage>& device, std::size_t cou
   return out;
 }
 
+// A launch to verify and time: a registered variant, or a kernel choice of the default call.
+struct TensorCandidate {
+  std::string name;
+  std::function<void(const tensor_matmul::GemmArgs&, const LaunchContext&)> launch;
+  int ranges = 1;  // of K, for a kernel choice: its partial sums need room in the workspace
+};
+
+// The candidates of the tuning sweep: every kernel the default call can choose, K whole (k1)
+// and, for the kernels that divide it, in 2 to 64 ranges, named KERNEL/kRANGES.
+constexpr std::array kSweptRanges{1, 2, 4, 8, 16, 32, 64};
+
+std::vector<std::pair<std::string, tensor_matmul::KernelChoice>> kernel_candidates() {
+  std::vector<std::pair<std::string, tensor_matmul::KernelChoice>> out;
+  for (const auto& s : tensor_matmul::kernel_shapes())
+    for (const int ranges : kSweptRanges) {
+      if (ranges > 1 && !s.splits_k) break;
+      out.emplace_back(fmt::format("{}/k{}", s.name, ranges), tensor_matmul::KernelChoice{s.name, ranges});
+    }
+  return out;
+}
+
 template <class Storage>
 std::vector<BenchRow> run_typed(const BenchFamily& self, const GemmShape& d, DType type,
-                                std::span<const std::string_view> names, const BenchContext& ctx) {
+                                std::span<const TensorCandidate> candidates, const BenchContext& ctx) {
   const auto mk = static_cast<std::size_t>(d.m) * d.k;
   const auto kn = static_cast<std::size_t>(d.k) * d.n;
   ctx.progress(fmt::format("{} {} {}: inputs and reference", self.name(), dtype_name(type), gemm_size_label(d)), false);
@@ -44,30 +73,82 @@ std::vector<BenchRow> run_typed(const BenchFamily& self, const GemmShape& d, DTy
   // outside the timed region.
   tensor_matmul::GemmArgs args{.input = type, .m = d.m, .n = d.n, .k = d.k, .a = a.data(), .lda = d.k,
                                .b = b.data(), .ldb = d.n, .c = c.data(), .ldc = d.n};
-  DeviceBuffer<std::byte> workspace(tensor_matmul::workspace_bytes(args));
+  // Room for the registered variants, and for the partial sums of the kernel choices.
+  int ranges = 1;
+  for (const TensorCandidate& c : candidates) ranges = std::max(ranges, c.ranges);
+  DeviceBuffer<std::byte> workspace(tensor_matmul::workspace_bytes(args) +
+                                    tensor_matmul::detail::partial_sums_bytes(args, ranges) + 256);
   args.workspace = workspace.data();
   args.workspace_size = workspace.size();
 
   const CublasHandle cublas;
   const LaunchContext launch_ctx{ctx.stream, cublas.get()};
   std::vector<GemmRun> runs;
-  const auto add = [&](const tensor_matmul::TensorVariant& v) {
-    runs.push_back({std::string(v.info.name), [&v, &args, &launch_ctx] { tensor_matmul::gemm(v, args, launch_ctx); }});
-  };
-  add(tensor_matmul::find("cublas"));
-  for (const auto name : names) {
-    const auto& v = tensor_matmul::find(name);
-    if (!v.info.runs(type)) continue;  // the wgmma steps take 2-byte inputs only
-    if (const std::string why = v.info.why_unavailable(); !why.empty()) {
-      ctx.progress(fmt::format("{}: skipped, {}", v.info.id(), why), false);
-      continue;
-    }
-    add(v);
-  }
+  const auto& reference = tensor_matmul::find("cublas");
+  runs.push_back({std::string(reference.info.name),
+                  [&reference, &args, &launch_ctx] { tensor_matmul::gemm(reference, args, launch_ctx); }});
+  for (const TensorCandidate& c : candidates)
+    runs.push_back({c.name, [&c, &args, &launch_ctx] { c.launch(args, launch_ctx); }});
   const Workload work{.size = gemm_size_label(d),
                       .rate = Rate::tensor_flops(2.0 * d.m * d.n * d.k, ctx.device, type)};
   const GemmReference cpu(d.m, d.n, d.k, to_float(a, mk, ctx.stream), to_float(b, kn, ctx.stream));
   return measure_gemms(self.name(), type, work, cpu, tensor_matmul::relative_tolerance(type, d.k), c, runs, ctx);
+}
+
+std::vector<BenchRow> run_family(const BenchFamily& self, const Shape& shape, DType type,
+                                 std::span<const TensorCandidate> candidates, const BenchContext& ctx) {
+  if (!tensor_matmul::device_supported())
+    throw UsageError(fmt::format("{} needs compute capability 8.0 or later (mma.sync with bf16, cp.async); "
+                                 "{} is {}.{}",
+                                 self.name(), ctx.device.name, ctx.device.cc_major, ctx.device.cc_minor));
+  const GemmShape d = gemm_shape(shape);
+  switch (type) {
+    case DType::bf16: return run_typed<__nv_bfloat16>(self, d, type, candidates, ctx);
+    case DType::f16: return run_typed<__half>(self, d, type, candidates, ctx);
+    default: return run_typed<float>(self, d, type, candidates, ctx);
+  }
+}
+
+std::vector<VariantInfo> tile_variants() {
+  std::vector<VariantInfo> out;
+  out.push_back(tensor_matmul::find("cublas").info);
+  out.back().family = "tensor-matmul-tiles";
+  static const auto candidates = kernel_candidates();
+  for (const auto& [name, choice] : candidates)
+    out.push_back({.family = "tensor-matmul-tiles",
+                   .name = name,
+                   .description = "a kernel and ranges of K that the default call (tensor-matmul/auto) can choose",
+                   .technique = "kernel / ranges of K",
+                   .smem = SmemKind::dynamic_alloc,
+                   .dtypes = kTensorInputs,
+                   .why_no_model = "a choice of the default call; its kernel's step models it"});
+  return out;
+}
+
+// `smemlab list --family tensor-matmul-tiles`: what the names say, then each kernel's ranges.
+std::string tile_listing(std::size_t columns) {
+  std::string out =
+      wrap("tensor-matmul-tiles: every choice that the default tensor-core call (tensor-matmul/auto) can make, "
+           "timed against cuBLAS; scripts/tune-tensor.sh fits the chooser's rates to them. A choice is named "
+           "tensor-matmul-tiles/KERNEL/kR: the kernel, with K in R ranges (k1: K whole), such as "
+           "tensor-matmul-tiles/wgmma128x256/k8. A run skips the ranges the chooser would not weigh at its "
+           "size (items past two waves).",
+           0, columns) +
+      "\n\n";
+  out += wrap(fmt::format("tensor-matmul-tiles/cublas  {}", tensor_matmul::find("cublas").info.description), 2,
+              columns) +
+         "\n";
+  for (const auto& s : tensor_matmul::kernel_shapes()) {
+    std::string ranges;
+    for (const int r : kSweptRanges)
+      if (r == 1 || s.splits_k) ranges += fmt::format("{}k{}", ranges.empty() ? "" : " ", r);
+    out += wrap(fmt::format("{}: {}x{} tiles, {} per SM, {}; {}", s.name, s.bm, s.bn,
+                            count_of(s.blocks_per_sm, "block"),
+                            s.hopper ? "wgmma (compute capability 9.0)" : "mma.sync", ranges),
+                0, columns) +
+           "\n";
+  }
+  return out;
 }
 
 // A and B in the input type, C in float, and the workspace of unaligned operands.
@@ -96,17 +177,65 @@ const BenchFamily& tensor_matmul_family() {
        .device_bytes = device_bytes,
        .run = [](const BenchFamily& self, const Shape& shape, DType type, std::span<const std::string_view> names,
                  const BenchContext& ctx) {
-         if (!tensor_matmul::device_supported())
-           throw UsageError(fmt::format("{} needs compute capability 8.0 or later (mma.sync with bf16, cp.async); "
-                                        "{} is {}.{}",
-                                        self.name(), ctx.device.name, ctx.device.cc_major, ctx.device.cc_minor));
-         const GemmShape d = gemm_shape(shape);
-         switch (type) {
-           case DType::bf16: return run_typed<__nv_bfloat16>(self, d, type, names, ctx);
-           case DType::f16: return run_typed<__half>(self, d, type, names, ctx);
-           default: return run_typed<float>(self, d, type, names, ctx);
+         std::vector<TensorCandidate> candidates;
+         for (const auto name : names) {
+           const auto& v = tensor_matmul::find(name);
+           if (!v.info.runs(type)) continue;
+           if (const std::string why = v.info.why_unavailable(); !why.empty()) {
+             ctx.progress(fmt::format("{}: skipped, {}", v.info.id(), why), false);
+             continue;
+           }
+           candidates.push_back({std::string(name), [&v](const tensor_matmul::GemmArgs& g, const LaunchContext& lc) {
+                                   tensor_matmul::gemm(v, g, lc);
+                                 }});
          }
+         return run_family(self, shape, type, candidates, ctx);
        }});
+  return family;
+}
+
+const BenchFamily& tensor_matmul_tiles_family() {
+  static const BenchFamily family(
+      {.name = "tensor-matmul-tiles",
+       .form = SizeForm::gemm,
+       // The shapes the chooser's rates are fitted to (scripts/tune-tensor.sh).
+       .sizes = {"8192x8192x4096", "4096x4096x768", "256x256x65536"},
+       .full_sizes = {"8192x8192x4096", "4096x4096x768", "256x256x65536", "2048x2048x2048", "16x8192x8192"},
+       .explain_size = "4096",
+       .dtypes = kTensorInputs,
+       .in_default_run = false,
+       .variants = tile_variants,
+       .device_bytes = device_bytes,
+       .run = [](const BenchFamily& self, const Shape& shape, DType type, std::span<const std::string_view> names,
+                 const BenchContext& ctx) {
+         static const auto all = kernel_candidates();
+         const bool hopper = tensor_matmul::detail::why_no_wgmma().empty();
+         std::vector<TensorCandidate> candidates;
+         for (const auto name : names) {
+           const auto it = std::find_if(all.begin(), all.end(), [&](const auto& c) { return c.first == name; });
+           if (it == all.end()) throw UsageError(fmt::format("unknown tensor-core kernel choice '{}'", name));
+           const auto shapes = tensor_matmul::kernel_shapes();
+           const auto& kernel = *std::find_if(shapes.begin(), shapes.end(),
+                                              [&](const auto& s) { return s.name == it->second.kernel; });
+           if (kernel.hopper && !hopper) continue;
+           // Only the ranges the chooser weighs: as many as asked, items within two waves.
+           const GemmShape d = gemm_shape(shape);
+           const int splits = it->second.splits;
+           const long long tiles = static_cast<long long>((d.m + kernel.bm - 1) / kernel.bm) * ((d.n + kernel.bn - 1) / kernel.bn);
+           const int k_step = 128 / static_cast<int>(dtype_bytes(type));
+           if (splits > 1 && (tensor_matmul::detail::k_ranges(d.k, k_step, splits).count != splits ||
+                              tiles * splits > 2LL * kernel.blocks_per_sm * ctx.device.sms))
+             continue;
+           candidates.push_back({it->first,
+                                 [choice = it->second](const tensor_matmul::GemmArgs& g, const LaunchContext& lc) {
+                                   tensor_matmul::validate(g);
+                                   tensor_matmul::gemm_kernel(choice, g, lc);
+                                 },
+                                 splits});
+         }
+         return run_family(self, shape, type, candidates, ctx);
+       },
+       .listing = tile_listing});
   return family;
 }
 

@@ -404,8 +404,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   add.list(*bench, "--variant", opt.bench.variants,
            "Variants: name or family/name (comma-separated)",
            "variant names, name or family/name, comma-separated (see 'smemlab list')");
-  add.list(*bench, "--size", opt.bench.sizes, "Sizes: N, RxC or MxNxK (comma-separated)",
-           "sizes N, RxC or MxNxK, comma-separated");
+  add.list(*bench, "--size", opt.bench.sizes,
+           "Sizes: N, RxC or MxNxK (comma-separated); random:N[:SEED] draws N GEMM shapes",
+           "sizes N, RxC or MxNxK, or random:N[:SEED], comma-separated");
   add.list(*bench, "--type", opt.bench.dtypes,
            "Element types: float, double, bf16, half, tf32 (default: each family's first)",
            fmt::format("element types, comma-separated: {}", kDTypeNames));

@@ -103,6 +103,12 @@ std::string launch_plan(const Shape& s, DType type) {
 
 }  // namespace
 
+void launch_mma_kernel(std::string_view kernel, const GemmArgs& args, const LaunchContext& ctx) {
+  const AlignedOperands aligned(args, ctx);
+  const std::string_view config = kernel.substr(kernel.starts_with("mma") ? 3 : 0);
+  option_named(config).launch(aligned.args(), ctx.stream, kRasterGroup);
+}
+
 TensorVariant autotuned_variant() {
   return {{.family = "tensor-matmul",
            .name = "autotuned",

@@ -47,6 +47,8 @@ void gemm(const TensorVariant& variant, const GemmArgs& args, const LaunchContex
   in_routine("tensor_matmul::gemm(" + std::string(variant.info.name) + ")", [&] { variant.launch(args, ctx); });
 }
 
+void gemm(const GemmArgs& args, const LaunchContext& ctx) { gemm(find("auto"), args, ctx); }
+
 bool operands_16b_aligned(const GemmArgs& g) {
   const auto elems_per_16b = static_cast<int>(16 / dtype_bytes(g.input));
   const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };

@@ -7,6 +7,10 @@
 #include <stdexcept>
 
 #include "core/copy_rows.hpp"
+#include "core/occupancy.hpp"
+#include "tensor_matmul/partial_sums.hpp"
+#include "tensor_matmul/tensor_map.hpp"
+#include "tensor_matmul/tuning.hpp"
 #include "smemlab/error.hpp"
 #include "smemlab/transpose.hpp"
 
@@ -46,6 +50,7 @@ AlignedOperands::AlignedOperands(const GemmArgs& args, const LaunchContext& ctx,
                                                      : repack_of(args.b, args.k, args.n, args.ldb, args.input);
   if (a.bytes + b.bytes == 0) return;
   char* scratch = static_cast<char*>(args.workspace);
+  if (scratch != nullptr) workspace_used_ = a.bytes + b.bytes;
   if (scratch == nullptr) {
     SMEMLAB_CUDA_CHECK(cudaMallocAsync(&owned_, a.bytes + b.bytes, ctx.stream));
     scratch = static_cast<char*>(owned_);
@@ -78,8 +83,15 @@ AlignedOperands::~AlignedOperands() {
 
 std::size_t workspace_bytes(const GemmArgs& args) {
   const std::size_t b = detail::repack_of(args.b, args.k, args.n, args.ldb, args.input).bytes;
-  return detail::repack_of(args.a, args.m, args.k, args.lda, args.input).bytes +
-         (args.input == DType::tf32 ? std::max(b, detail::transposed_of(args).bytes) : b);
+  const std::size_t copies = detail::repack_of(args.a, args.m, args.k, args.lda, args.input).bytes +
+                             (args.input == DType::tf32 ? std::max(b, detail::transposed_of(args).bytes) : b);
+  // After the copies: the partial sums of K's ranges, as many as the split-K step or the
+  // default call's choice divides K into on this device.
+  int ranges = 1;
+  if (detail::why_no_wgmma().empty())
+    ranges = std::max(split_k_ranges(args.m, args.n, args.k, args.input, smemlab::detail::sm_count()),
+                      choose_kernel(args).splits);
+  return copies + detail::partial_sums_bytes(args, ranges);
 }
 
 }  // namespace smemlab::tensor_matmul

@@ -26,9 +26,12 @@ class AlignedOperands {
   AlignedOperands(const AlignedOperands&) = delete;
   AlignedOperands& operator=(const AlignedOperands&) = delete;
   [[nodiscard]] const GemmArgs& args() const { return args_; }
+  // Bytes of the caller's workspace the copies take, from its start (0 without a workspace).
+  [[nodiscard]] std::size_t workspace_used() const { return workspace_used_; }
 
  private:
   GemmArgs args_;
+  std::size_t workspace_used_ = 0;
   void* owned_ = nullptr;  // allocated on the stream when the caller gave no workspace
   cudaStream_t stream_;
 };

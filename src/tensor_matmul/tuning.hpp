@@ -1,8 +1,15 @@
 #pragma once
-// How two tensor-core steps pick their shapes, for `explain` and the tests; not part of the
-// installed API: the autotuned step's tile configuration (src/tensor_matmul/06_autotuned.cu)
-// and the clusters step's cluster shape (11_clusters.cu).
+// How the tensor-core steps pick their shapes, for `explain`, the benchmark and the tests; not
+// part of the installed API: the autotuned step's tile configuration (06_autotuned.cu), the
+// clusters step's cluster shape (11_clusters.cu), the split-K step's ranges (12_split_k.cu) and
+// the chooser of the default call (13_auto.cpp), whose model is fed with rates measured per
+// device (tuning_table.cpp, written from docs/results/data/tensor-tuning-*.json).
+#include <span>
 #include <string_view>
+#include <vector>
+
+#include "smemlab/launch.hpp"
+#include "smemlab/tensor_matmul.hpp"
 
 namespace smemlab::tensor_matmul {
 
@@ -18,5 +25,70 @@ struct TileChoice {
 // (clusters of two blocks on vertically adjacent tiles, B's tile multicast to both) where each
 // cluster walks at least 5 pairs of tiles, else 1 (single blocks).
 [[nodiscard]] int cluster_rows(int m, int n, int resident_clusters);
+
+// The split-K step's ranges of K for an m x n x k product on `sms` SMs: 1 (K whole) where its
+// 128 x 256 tiles keep half the SMs busy, else about SMs / tiles, each range keeping at least
+// two rings of the pipeline's stages.
+[[nodiscard]] int split_k_ranges(int m, int n, int k, DType input, int sms);
+
+// A kernel the chooser can launch: its name (mma: the mma.sync kernels of step 06; wgmma: the
+// Hopper kernels of steps 10 and 12; clusters: step 11's pairs), block tile, blocks resident
+// per SM, whether it needs wgmma, and whether it can divide K into ranges.
+struct KernelShape {
+  std::string_view name;
+  int bm, bn;
+  int blocks_per_sm;
+  bool hopper;
+  bool splits_k;
+};
+[[nodiscard]] std::span<const KernelShape> kernel_shapes();
+
+// A kernel and its ranges of K (1: K whole).
+struct KernelChoice {
+  std::string_view kernel;
+  int splits = 1;
+};
+
+// What the model knows of a device: per kernel, multiply-adds per nanosecond per SM with every
+// slot busy, for 2-byte inputs and for tf32, and the fixed time of a work item (its first
+// copies, its last stores); and the costs around the kernels.
+struct KernelRate {
+  std::string_view kernel;
+  double two_byte;  // multiply-adds per ns per SM, bf16 and half
+  double tf32;
+  double item_ns;
+};
+struct TensorTuning {
+  int cc_major, cc_minor, sms;
+  double launch_ns;             // once per launch
+  double dram_bytes_per_ns;     // reading A and B, storing tiles of C, repacking operands
+  double partial_bytes_per_ns;  // writing and reading split-K's partial sums
+  std::span<const KernelRate> kernels;
+};
+// The measured devices; a device not listed takes the first's numbers.
+[[nodiscard]] std::span<const TensorTuning> tensor_tunings();
+[[nodiscard]] const TensorTuning& tensor_tuning(int cc_major, int cc_minor, int sms);
+
+// The model's account of one choice for an m x n x k product.
+struct KernelEstimate {
+  KernelChoice choice;
+  long long tiles = 0;   // of C
+  long long items = 0;   // tiles x ranges of K
+  double waves = 0;      // items / resident blocks
+  double compute_ns = 0; // the kernel's waves of items, each with its epilogue
+  double memory_ns = 0;  // A and B read once at DRAM speed
+  double extra_ns = 0;   // launches, repacked operands, partial sums
+  double ns = 0;         // predicted: extra + max(compute, memory)
+};
+[[nodiscard]] KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType input, bool aligned,
+                                      const TensorTuning& device);
+// Every choice the model weighs (each kernel whole, the splitting ones also in 2 to 64 ranges
+// while the items fit in two waves), fastest first; the Hopper kernels only where `hopper`.
+[[nodiscard]] std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool aligned, bool hopper,
+                                                       const TensorTuning& device);
+// The fastest for these arguments on the current device.
+[[nodiscard]] KernelChoice choose_kernel(const GemmArgs& args);
+// Launches a choice (UsageError for an unknown kernel).
+void gemm_kernel(const KernelChoice& choice, const GemmArgs& args, const LaunchContext& ctx);
 
 }  // namespace smemlab::tensor_matmul

@@ -1,4 +1,6 @@
 #pragma once
+#include <string_view>
+
 #include "smemlab/tensor_matmul.hpp"
 
 // The tensor-core steps in teaching order, the reference first: each line names the function
@@ -16,7 +18,9 @@
   STEP(warp_specialized_variant) /* 08 a TMA producer, two wgmma consumers, setmaxnreg     */ \
   STEP(persistent_variant) /* 09 one block per SM walks the tiles: copies overlap stores     */ \
   STEP(tma_store_variant)  /* 10 the epilogue through swizzled staging buffers, TMA stores  */ \
-  STEP(clusters_variant)   /* 11 clusters of two blocks share B's tile by TMA multicast     */
+  STEP(clusters_variant)   /* 11 clusters of two blocks share B's tile by TMA multicast     */ \
+  STEP(split_k_variant)    /* 12 K divided into ranges where the tiles do not fill the SMs */ \
+  STEP(auto_variant)       /* 13 the default call: a model picks kernel, tile and split    */
 
 namespace smemlab::tensor_matmul::detail {
 
@@ -27,5 +31,11 @@ SMEMLAB_TENSOR_MATMUL_STEPS(SMEMLAB_DECLARE_STEP)
 // The clusters step's paired kernel whatever the shape (the step itself pairs only large
 // outputs): the tests run it on every shape.
 void launch_cluster_pairs(const GemmArgs& args, const LaunchContext& ctx);
+
+// The chooser's kernels (tuning.hpp's kernel_shapes()): step 06's mma.sync tiles by name
+// ("mma128x256", "mma128x128", "mma64x64"), and step 12's Hopper tiles ("wgmma128x256",
+// "wgmma128x128", "wgmma64x128") with K in up to `splits` ranges.
+void launch_mma_kernel(std::string_view kernel, const GemmArgs& args, const LaunchContext& ctx);
+void launch_wgmma_kernel(std::string_view kernel, int splits, const GemmArgs& args, const LaunchContext& ctx);
 
 }  // namespace smemlab::tensor_matmul::detail

@@ -16,6 +16,8 @@
 //   stores them.
 // - Clusters (step 11): blocks in pairs on tiles one above the other share B's tile; each copies
 //   half of it into both blocks' shared memory with one multicast TMA copy.
+// - Split-K (step 12): a work item is a tile and one of `count` ranges of its K-steps; each
+//   writes its partial sums to the workspace, and a second kernel adds them in range order.
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -25,6 +27,7 @@
 #include "core/per_device.hpp"
 #include "smemlab/error.hpp"
 #include "tensor_matmul/hopper.cuh"
+#include "tensor_matmul/partial_sums.hpp"
 #include "tensor_matmul/repack.hpp"
 #include "tensor_matmul/tensor_map.hpp"
 
@@ -65,24 +68,36 @@ struct WgmmaConfig {
   static_assert(ClusterM == 1 || (ClusterM == 2 && Persistent), "clusters of two, on the persistent kernel");
 };
 
+// K's steps in `count` ranges of `steps_per_split` (the last may be shorter, none is empty).
+// With count > 1, the item of range r stores its tile's partial sums (alpha 1, beta 0) at
+// partials + r * m * n, rows of n floats, for sum_partials.
+struct KSplit {
+  int count = 1;
+  int steps_per_split = 0;
+  float* partials = nullptr;
+};
+
 template <class Cfg, class E>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     wgmma_gemm_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
-                      const __grid_constant__ CUtensorMap c_map, GemmArgs g, int group, bool c_pairs, bool c_by_tma) {
+                      const __grid_constant__ CUtensorMap c_map, GemmArgs g, int group, bool c_pairs, bool c_by_tma,
+                      KSplit split) {
   using namespace hopper;
   extern __shared__ __align__(1024) char smem_raw[];
   char* smem = smem_raw + ((1024 - shared_address(smem_raw) % 1024) % 1024);
   char* staging = smem + Cfg::kStages * Cfg::kStageBytes;
   auto* full = reinterpret_cast<std::uint64_t*>(staging + Cfg::kStagingTotal);
   auto* empty = full + Cfg::kStages;
-  // Work items: tiles, or with clusters column-aligned groups of kClusterM tiles, one a block.
+  // Work items: tiles, or with clusters column-aligned groups of kClusterM tiles, each once per
+  // range of K.
   constexpr int kCluster = Cfg::kClusterM;
-  const int items = ((g.m + Cfg::kBM * kCluster - 1) / (Cfg::kBM * kCluster)) * ((g.n + Cfg::kBN - 1) / Cfg::kBN);
+  const int tiles = ((g.m + Cfg::kBM * kCluster - 1) / (Cfg::kBM * kCluster)) * ((g.n + Cfg::kBN - 1) / Cfg::kBN);
+  const int items = tiles * split.count;
   const int first_item = static_cast<int>(blockIdx.x) / kCluster;
   const int item_stride = static_cast<int>(gridDim.x) / kCluster;
   const unsigned rank = kCluster > 1 ? cluster_rank() : 0;
   constexpr int kBK = Cfg::template kBK<E>;
-  const int steps = (g.k + kBK - 1) / kBK;
+  const int all_steps = (g.k + kBK - 1) / kBK;
   const int tid = static_cast<int>(threadIdx.x);
   if (tid == 0) {
     for (int s = 0; s < Cfg::kStages; ++s) {
@@ -98,7 +113,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   }
   const auto tile_at = [&](int item) {
     if constexpr (kCluster == 1) {
-      return smemlab::detail::rastered_tile_at(item, g.m, g.n, Cfg::kBM, Cfg::kBN, group);
+      return smemlab::detail::rastered_tile_at(item % tiles, g.m, g.n, Cfg::kBM, Cfg::kBN, group);
     } else {
       const TileOrigin pair = smemlab::detail::rastered_tile_at(item, g.m, g.n, Cfg::kBM * kCluster, Cfg::kBN, group);
       const int row0 = pair.row0 + static_cast<int>(rank) * Cfg::kBM;
@@ -143,7 +158,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         int it = 0;
         for (int item = first_item; item < items; item += item_stride) {
           const TileOrigin t = tile_at(item);
-          for (int step = 0; step < steps; ++step, ++it) {
+          const int first = item / tiles * split.steps_per_split;
+          const int end = min(first + split.steps_per_split, all_steps);
+          for (int step = first; step < end; ++step, ++it) {
             if (it >= Cfg::kStages) {
               wait<(kCluster > 1)>(&empty[it % Cfg::kStages], (it / Cfg::kStages - 1) & 1);
             }
@@ -176,9 +193,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   int it = 0;
   for (int item = first_item; item < items; item += item_stride) {
     const TileOrigin t = tile_at(item);
+    const int first = item / tiles * split.steps_per_split;
+    const int steps = min(split.steps_per_split, all_steps - first);
     if constexpr (!Cfg::kSpecialized) {
       if (tid == 0)
-        for (int step = 0; step < min(Cfg::kStages, steps); ++step) issue(t, step, it + step);
+        for (int step = 0; step < min(Cfg::kStages, steps); ++step) issue(t, first + step, it + step);
     }
     float acc[Cfg::kMTiles][Cfg::kBN / 2] = {};
     for (int step = 0; step < steps; ++step, ++it) {
@@ -204,7 +223,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       } else {
         wait_batches<0>();
         __syncthreads();  // every warp has finished reading stage s
-        if (tid == 0 && step + Cfg::kStages < steps) issue(t, step + Cfg::kStages, it + Cfg::kStages);
+        if (tid == 0 && step + Cfg::kStages < steps) issue(t, first + step + Cfg::kStages, it + Cfg::kStages);
       }
 #pragma unroll
       for (int i = 0; i < Cfg::kMTiles; ++i) keep_in_registers(acc[i]);
@@ -216,6 +235,14 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       if (ct == 0) release((it - 1) % Cfg::kStages);  // the tile's last stage
     }
 
+    // A range of K's partial sums go to the workspace, whole, for sum_partials.
+    GemmArgs out = g;
+    if (split.count > 1) {
+      out.c = split.partials + static_cast<std::size_t>(item / tiles) * g.m * g.n;
+      out.ldc = g.n;
+      out.alpha = 1.0F;
+      out.beta = 0.0F;
+    }
     const auto store_all = [&](auto checked, auto pairs) {
 #pragma unroll
       for (int i = 0; i < Cfg::kMTiles; ++i)
@@ -223,13 +250,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         for (int j = 0; j < Cfg::kBN / 8; ++j) {
           const int r = t.row0 + (consumer * Cfg::kMTiles + i) * 64 + warp * 16 + lane / 4;
           const int c = t.col0 + j * 8 + lane % 4 * 2;
-          store_c2<decltype(checked)::value, decltype(pairs)::value>(g, r, c, acc[i][4 * j], acc[i][4 * j + 1]);
-          store_c2<decltype(checked)::value, decltype(pairs)::value>(g, r + 8, c, acc[i][4 * j + 2],
+          store_c2<decltype(checked)::value, decltype(pairs)::value>(out, r, c, acc[i][4 * j], acc[i][4 * j + 1]);
+          store_c2<decltype(checked)::value, decltype(pairs)::value>(out, r + 8, c, acc[i][4 * j + 2],
                                                                      acc[i][4 * j + 3]);
         }
     };
     if (!(Cfg::kTmaStore && c_by_tma)) {
-      store_tile(t.edge, c_pairs, store_all);
+      store_tile(t.edge, split.count > 1 ? g.n % 2 == 0 : c_pairs, store_all);
       continue;
     }
     if constexpr (Cfg::kTmaStore) {
@@ -326,7 +353,7 @@ int resident_clusters() {
 }
 
 template <class Cfg, class E>
-void launch_wgmma_with(const GemmArgs& g, cudaStream_t stream, int group) {
+void launch_wgmma_with(const GemmArgs& g, cudaStream_t stream, int group, KSplit split) {
   allow_shared_memory<Cfg, E>();
   constexpr int kBK = Cfg::template kBK<E>;
   const CUtensorMap a_map = tensor_map(g.a, g.input, g.m, g.k, g.lda, Cfg::kBM, kBK);
@@ -334,34 +361,52 @@ void launch_wgmma_with(const GemmArgs& g, cudaStream_t stream, int group) {
   const CUtensorMap b_map = kIsTf32<E>
                                 ? tensor_map(g.b, g.input, g.n, g.k, g.ldb, Cfg::kBN / Cfg::kClusterM, kBK)
                                 : tensor_map(g.b, g.input, g.k, g.n, g.ldb, kBK, 64);
-  // TMA stores C where it can: beta = 0 (C is not read) and rows 16-byte aligned.
-  const bool c_by_tma = Cfg::kTmaStore && g.beta == 0.0F && reinterpret_cast<std::uintptr_t>(g.c) % 16 == 0 &&
+  // TMA stores C where it can: beta = 0 (C is not read) and rows 16-byte aligned; partial sums
+  // are stored from registers.
+  const bool c_by_tma = Cfg::kTmaStore && split.count == 1 && g.beta == 0.0F && reinterpret_cast<std::uintptr_t>(g.c) % 16 == 0 &&
                         g.ldc % 4 == 0;
   const CUtensorMap c_map =
       c_by_tma ? tensor_map(g.c, DType::f32, g.m, g.n, g.ldc, 64, 8, CU_TENSOR_MAP_SWIZZLE_NONE) : CUtensorMap{};
   const long long items = static_cast<long long>((g.m + Cfg::kBM * Cfg::kClusterM - 1) / (Cfg::kBM * Cfg::kClusterM)) *
                           ((g.n + Cfg::kBN - 1) / Cfg::kBN);
-  if (items * Cfg::kClusterM > 0x7FFFFFFFLL) throw std::invalid_argument("gemm: C has more tiles than a grid holds");
+  if (items * Cfg::kClusterM * split.count > 0x7FFFFFFFLL)
+    throw std::invalid_argument("gemm: C has more tiles than a grid holds");
   if constexpr (Cfg::kClusterM == 1) {
-    const long long blocks = Cfg::kPersistent ? std::min<long long>(items, device_sms()) : items;
+    const long long work = items * split.count;
+    const long long blocks = Cfg::kPersistent ? std::min<long long>(work, device_sms()) : work;
     wgmma_gemm_kernel<Cfg, E><<<static_cast<unsigned>(blocks), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(
-        a_map, b_map, c_map, g, group, c_pairs_aligned(g), c_by_tma);
+        a_map, b_map, c_map, g, group, c_pairs_aligned(g), c_by_tma, split);
     SMEMLAB_LAUNCH_CHECK();
   } else {
+    if (split.count != 1) throw std::logic_error("gemm: clusters do not split K");
     // As many clusters as fit at once, each walking groups of kClusterM tiles.
     const long long clusters = std::min<long long>(items, resident_clusters<Cfg, E>());
     const ClusterLaunch<Cfg> launch(static_cast<unsigned>(clusters * Cfg::kClusterM), stream);
     SMEMLAB_CUDA_CHECK(cudaLaunchKernelEx(&launch.config, wgmma_gemm_kernel<Cfg, E>, a_map, b_map, c_map, g, group,
-                                          c_pairs_aligned(g), c_by_tma));
+                                          c_pairs_aligned(g), c_by_tma, split));
   }
 }
 
 // Operands TMA cannot read (rows not 16-byte aligned) are repacked first; tf32 reads B's
-// transpose.
+// transpose. With splits > 1, K's steps are divided into that many ranges (fewer where K has
+// fewer steps), whose partial sums go to the workspace after the repacked operands and are
+// added in range order by a second kernel.
 template <class Cfg>
-void launch_wgmma(const GemmArgs& args, const LaunchContext& ctx, int group) {
+void launch_wgmma(const GemmArgs& args, const LaunchContext& ctx, int group, int splits = 1) {
   const AlignedOperands aligned(args, ctx, args.input == DType::tf32 ? BOperand::transposed : BOperand::row_major);
-  with_input_type(args.input, [&](auto e) { launch_wgmma_with<Cfg, decltype(e)>(aligned.args(), ctx.stream, group); });
+  const KRanges ranges = k_ranges(args.k, 128 / static_cast<int>(dtype_bytes(args.input)), splits);
+  if (ranges.count == 1) {
+    with_input_type(args.input, [&](auto e) {
+      launch_wgmma_with<Cfg, decltype(e)>(aligned.args(), ctx.stream, group, KSplit{1, ranges.steps_per_range});
+    });
+    return;
+  }
+  const PartialSums partials(args, ranges.count, aligned.workspace_used(), ctx.stream);
+  with_input_type(args.input, [&](auto e) {
+    launch_wgmma_with<Cfg, decltype(e)>(aligned.args(), ctx.stream, group,
+                                        KSplit{ranges.count, ranges.steps_per_range, partials.data()});
+  });
+  sum_partials(partials.data(), ranges.count, args, ctx.stream);
 }
 
 }  // namespace smemlab::tensor_matmul::detail

@@ -99,3 +99,39 @@ TEST(Plan, MemoryCheckRejectsSizesThatCannotFit) {
   EXPECT_THROW(check_fits(plan, small), UsageError);  // 3 x 40 GB of floats
   EXPECT_NO_THROW(check_fits(plan_bench(request({}, {"naive"}, {"8192"})), small));
 }
+
+TEST(Plan, RandomShapesAreReproducibleAndWithinTheirBounds) {
+  const std::vector<std::string> shapes = random_gemm_sizes(200, 12345);
+  ASSERT_EQ(shapes.size(), 200U);
+  EXPECT_EQ(shapes, random_gemm_sizes(200, 12345));
+  EXPECT_NE(shapes, random_gemm_sizes(200, 12346));
+  int small = 0;
+  for (const auto& text : shapes) {
+    const GemmShape g = gemm_shape(parse_shape(text));
+    for (const int side : {g.m, g.n, g.k}) {
+      EXPECT_GE(side, 1) << text;
+      EXPECT_LE(side, 16384) << text;
+    }
+    EXPECT_LE(static_cast<double>(g.m) * g.n * g.k, 0x1.0p37) << text;
+    small += g.m < 128 ? 1 : 0;
+  }
+  // Log-uniform from 1 to 2^14: half the sides below 128, give or take the sample.
+  EXPECT_GT(small, 60);
+  EXPECT_LT(small, 140);
+}
+
+TEST(Plan, RandomSizesGoToTheGemmFamiliesWithTheirSeed) {
+  const BenchPlan plan = plan_bench(request({"matmul", "tensor-matmul"}, {}, {"random:5:42"}));
+  ASSERT_EQ(plan.items.size(), 2U);
+  for (const auto& item : plan.items) EXPECT_EQ(item.sizes.size(), 5U);
+  EXPECT_EQ(plan.items[0].sizes, plan.items[1].sizes);
+  ASSERT_TRUE(plan.options.random_seed.has_value());
+  EXPECT_EQ(*plan.options.random_seed, 42U);
+  // Without a seed one is drawn, and kept.
+  EXPECT_TRUE(plan_bench(request({"matmul"}, {}, {"random:2"})).options.random_seed.has_value());
+  // Unnamed families: only the GEMM families take MxNxK shapes.
+  for (const auto& item : plan_bench(request({}, {}, {"random:3:1"})).items)
+    EXPECT_TRUE(item.family->spec().form == SizeForm::gemm) << item.family->name();
+  for (const char* bad : {"random:", "random:0", "random:1001", "random:x", "random:3:", "random:3:-1", "random:3:4:5"})
+    EXPECT_THROW((void)plan_bench(request({"matmul"}, {}, {bad})), UsageError) << bad;
+}

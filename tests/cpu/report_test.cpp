@@ -60,7 +60,7 @@ TEST(Report, JsonHasTheDocumentedFieldsAndTheDevice) {
   EXPECT_EQ(doc["device"]["name"], "Test GPU");
   ASSERT_EQ(doc["rows"].size(), 2U);
   const auto& row = doc["rows"][0];
-  for (const char* key : {"family", "variant", "dtype", "size", "median_ms", "min_ms", "max_ms",
+  for (const char* key : {"family", "variant", "dtype", "size", "median_ms", "min_ms", "max_ms", "host_ms",
                           "throughput", "vs_reference", "pct_of_peak", "copy_gbs", "vs_copy",
                           "verified", "error", "reference"})
     EXPECT_TRUE(row.contains(key)) << key;
@@ -78,7 +78,7 @@ TEST(Report, JsonHasTheDocumentedFieldsAndTheDevice) {
 TEST(Report, CsvHasAHeaderAndOneLinePerRow) {
   const std::string csv = render(sample_report(), Format::csv);
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
-            "family,variant,dtype,size,median_ms,min_ms,max_ms,throughput,throughput_unit,"
+            "family,variant,dtype,size,median_ms,min_ms,max_ms,host_ms,throughput,throughput_unit,"
             "vs_reference,pct_of_peak,copy_gbs,vs_copy,predicted_wavefronts,verified,error,max_error,"
             "checked_against,reference");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);

@@ -1,9 +1,14 @@
 // The tensor-core family's host side: argument checks, tolerances and the autotuned choice.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <string>
 
 #include "smemlab/tensor_matmul.hpp"
+#include "tensor_matmul/partial_sums.hpp"
 #include "tensor_matmul/tuning.hpp"
 
 using namespace smemlab;
@@ -97,3 +102,75 @@ TEST(TensorMatmulClusters, PairTilesOnlyWhereEachClusterWalksEnoughPairs) {
 }
 
 }  // namespace
+
+namespace {
+
+const tensor_matmul::TensorTuning& h100() { return tensor_matmul::tensor_tuning(9, 0, 132); }
+
+}  // namespace
+
+TEST(TensorChooser, EveryKernelHasMeasuredRatesAndNoOtherDoes) {
+  for (const auto& device : tensor_matmul::tensor_tunings()) {
+    ASSERT_EQ(device.kernels.size(), tensor_matmul::kernel_shapes().size());
+    for (const auto& shape : tensor_matmul::kernel_shapes()) {
+      const auto rate = std::find_if(device.kernels.begin(), device.kernels.end(),
+                                     [&](const auto& r) { return r.kernel == shape.name; });
+      ASSERT_NE(rate, device.kernels.end()) << shape.name;
+      EXPECT_GT(rate->two_byte, 0.0);
+      EXPECT_GT(rate->tf32, 0.0);
+      EXPECT_GE(rate->item_ns, 0.0);
+    }
+    EXPECT_GT(device.dram_bytes_per_ns, 0.0);
+    EXPECT_GT(device.partial_bytes_per_ns, 0.0);
+  }
+}
+
+TEST(TensorChooser, RangesOfKAreNeverEmpty) {
+  for (const int k : {1, 63, 64, 65, 4096, 65536, 100000})
+    for (const int splits : {1, 2, 3, 7, 64, 1000}) {
+      const auto r = tensor_matmul::detail::k_ranges(k, 64, splits);
+      const int steps = (k + 63) / 64;
+      EXPECT_LE(r.count, splits);
+      EXPECT_GE(r.count * r.steps_per_range, steps) << k << " " << splits;
+      EXPECT_LT((r.count - 1) * r.steps_per_range, steps) << k << " " << splits;
+    }
+}
+
+TEST(TensorChooser, RanksEveryCandidateAndSplitsOnlyWhereTilesAreFew) {
+  const auto ranked = tensor_matmul::rank_kernels(4096, 4096, 4096, DType::bf16, true, true, h100());
+  ASSERT_FALSE(ranked.empty());
+  for (std::size_t i = 1; i < ranked.size(); ++i) EXPECT_LE(ranked[i - 1].ns, ranked[i].ns);
+  // A large square: a Hopper kernel, K whole.
+  EXPECT_TRUE(ranked.front().choice.kernel.starts_with("wgmma") || ranked.front().choice.kernel.starts_with("clusters"));
+  EXPECT_EQ(ranked.front().choice.splits, 1);
+  // Two tiles of 128 x 256 over a long K: K in ranges.
+  const auto long_k = tensor_matmul::rank_kernels(256, 256, 65536, DType::bf16, true, true, h100()).front();
+  EXPECT_GT(long_k.choice.splits, 1);
+  EXPECT_GT(long_k.items, 32);  // more work items than the two tiles by far
+  // Without wgmma: the mma.sync kernels only.
+  for (const auto& e : tensor_matmul::rank_kernels(2000, 3000, 1000, DType::tf32, false, false, h100()))
+    EXPECT_TRUE(e.choice.kernel.starts_with("mma")) << e.choice.kernel;
+  // A product too small to fill a wave pays for its launch and its fixed time, not its waves.
+  const auto tiny = tensor_matmul::rank_kernels(1, 1, 1, DType::bf16, true, true, h100()).front();
+  EXPECT_EQ(tiny.items, 1);
+  EXPECT_LT(tiny.ns, 10'000.0);
+}
+
+// The table the chooser reads is the fit committed beside it.
+TEST(TensorChooser, RatesAreTheCommittedFit) {
+  std::ifstream in(std::string(SMEMLAB_DOCS_DATA_DIR) + "/tensor-tuning-h100.json");
+  ASSERT_TRUE(in) << "missing tensor-tuning-h100.json";
+  const auto fit = nlohmann::json::parse(in);
+  const auto& d = fit["device"];
+  const auto& device = tensor_matmul::tensor_tuning(d["cc_major"], d["cc_minor"], d["sms"]);
+  EXPECT_NEAR(device.launch_ns, fit["launch_ns"].get<double>(), 0.1);
+  EXPECT_NEAR(device.dram_bytes_per_ns, fit["dram_bytes_per_ns"].get<double>(), 0.1);
+  EXPECT_NEAR(device.partial_bytes_per_ns, fit["partial_bytes_per_ns"].get<double>(), 0.1);
+  ASSERT_EQ(fit["rates"].size(), device.kernels.size());
+  for (const auto& r : device.kernels) {
+    const auto& measured = fit["rates"][std::string(r.kernel)];
+    EXPECT_NEAR(r.two_byte, measured["two_byte"].get<double>(), 0.1) << r.kernel;
+    EXPECT_NEAR(r.tf32, measured["tf32"].get<double>(), 0.1) << r.kernel;
+    EXPECT_NEAR(r.item_ns, measured["item_ns"].get<double>(), 0.1) << r.kernel;
+  }
+}

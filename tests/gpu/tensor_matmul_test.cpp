@@ -7,8 +7,10 @@
 #include <cuda_fp16.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <random>
 
@@ -18,6 +20,8 @@
 #include "smemlab/matmul.hpp"
 #include "smemlab/tensor_matmul.hpp"
 #include "support/gpu.hpp"
+#include "tensor_matmul/tensor_map.hpp"
+#include "tensor_matmul/tuning.hpp"
 #include "tensor_matmul/variants.hpp"
 
 using namespace smemlab;
@@ -126,9 +130,11 @@ const Inputs& inputs_for(const Case& cs, DType type) {
   return cache.emplace(key, std::move(in)).first->second;
 }
 
-// Runs the variant on one case and checks C against the CPU reference, and C's padding.
-void expect_matches_reference(const tensor_matmul::TensorVariant& variant, const Case& cs, DType type,
-                              bool callers_workspace) {
+using Run = std::function<void(const tensor_matmul::GemmArgs&, const LaunchContext&)>;
+
+// Runs one case and checks C against the CPU reference, and C's padding; the caller's
+// workspace, when given, starts as garbage (0xFF bytes). Returns C.
+std::vector<float> expect_matches_reference(const Run& run, const Case& cs, DType type, bool callers_workspace) {
   const Inputs& in = inputs_for(cs, type);
   DeviceBuffer<unsigned char> a(in.a_raw.size());
   DeviceBuffer<unsigned char> b(in.b_raw.size());
@@ -142,9 +148,10 @@ void expect_matches_reference(const tensor_matmul::TensorVariant& variant, const
                                .a = a.data() + skip, .lda = in.lda, .b = b.data() + skip, .ldb = in.ldb,
                                .beta = cs.beta, .c = c.data(), .ldc = in.ldc};
   DeviceBuffer<std::byte> workspace(callers_workspace ? tensor_matmul::workspace_bytes(args) : 0);
+  if (workspace.size() > 0) SMEMLAB_CUDA_CHECK(cudaMemset(workspace.data(), 0xFF, workspace.size()));
   args.workspace = callers_workspace ? workspace.data() : nullptr;
   args.workspace_size = workspace.size();
-  tensor_matmul::gemm(variant, args, LaunchContext{nullptr, cublas.get()});
+  run(args, LaunchContext{nullptr, cublas.get()});
   SMEMLAB_CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<float> got(in.c.size());
   c.download(got, nullptr);
@@ -158,6 +165,11 @@ void expect_matches_reference(const tensor_matmul::TensorVariant& variant, const
     for (int col = cs.n; col < in.ldc; ++col)
       clobbered += std::memcmp(&got[static_cast<std::size_t>(r) * in.ldc + col], &kSentinel, sizeof(float)) != 0;
   EXPECT_EQ(clobbered, 0U) << "elements of C's padding were written";
+  return got;
+}
+
+Run run_variant(const tensor_matmul::TensorVariant& variant) {
+  return [&variant](const tensor_matmul::GemmArgs& g, const LaunchContext& ctx) { tensor_matmul::gemm(variant, g, ctx); };
 }
 
 using Param = std::tuple<std::string, DType, std::size_t>;
@@ -170,7 +182,7 @@ TEST_P(TensorMatmulVariant, MatchesTheCpuReference) {
   const auto& variant = tensor_matmul::find(name);
   if (!variant.info.runs(type)) GTEST_SKIP() << name << " does not take " << dtype_name(type);
   if (const std::string why = variant.info.why_unavailable(); !why.empty()) GTEST_SKIP() << why;
-  expect_matches_reference(variant, cases()[case_index], type, false);
+  expect_matches_reference(run_variant(variant), cases()[case_index], type, false);
 }
 
 std::vector<std::string> variant_names() {
@@ -197,7 +209,7 @@ TEST_P(TensorMatmulClusterPairs, MatchTheCpuReference) {
   tensor_matmul::TensorVariant paired = tensor_matmul::find("clusters");
   if (const std::string why = paired.info.why_unavailable(); !why.empty()) GTEST_SKIP() << why;
   paired.launch = tensor_matmul::detail::launch_cluster_pairs;
-  expect_matches_reference(paired, cases()[case_index], type, false);
+  expect_matches_reference(run_variant(paired), cases()[case_index], type, false);
 }
 
 INSTANTIATE_TEST_SUITE_P(TensorMatmul, TensorMatmulClusterPairs,
@@ -214,8 +226,62 @@ TEST(TensorMatmulAutotuned, RepacksIntoTheCallersWorkspace) {
   for (const DType type : kTensorInputs)
     for (const Case& cs : {Case{127, 129, 255, 3, 0, 1.5F, -0.75F}, Case{200, 264, 136, 0, 1, 1.0F, 0.0F}}) {
       SCOPED_TRACE(case_name(cs) + " " + std::string(dtype_name(type)));
-      expect_matches_reference(tensor_matmul::find("autotuned"), cs, type, true);
+      expect_matches_reference(run_variant(tensor_matmul::find("autotuned")), cs, type, true);
     }
+}
+
+// Every kernel the default call can choose, K whole and in ranges (3, and more ranges than
+// some cases have K-steps), on every case and type, with the caller's workspace as garbage.
+class TensorMatmulKernel : public testing::TestWithParam<std::tuple<std::string, DType, std::size_t>> {};
+
+TEST_P(TensorMatmulKernel, MatchesTheCpuReferenceWholeAndSplit) {
+  SMEMLAB_REQUIRE_GPU();
+  if (!tensor_matmul::device_supported()) GTEST_SKIP() << "needs compute capability 8.0 or later";
+  const auto& [name, type, case_index] = GetParam();
+  const auto shapes = tensor_matmul::kernel_shapes();
+  const auto& shape = *std::find_if(shapes.begin(), shapes.end(), [&](const auto& s) { return s.name == name; });
+  if (shape.hopper && !tensor_matmul::detail::why_no_wgmma().empty())
+    GTEST_SKIP() << tensor_matmul::detail::why_no_wgmma();
+  for (const int splits : shape.splits_k ? std::vector<int>{1, 3, 40} : std::vector<int>{1}) {
+    SCOPED_TRACE("K in up to " + std::to_string(splits) + " ranges");
+    const tensor_matmul::KernelChoice choice{shape.name, splits};
+    const auto run = [&](const tensor_matmul::GemmArgs& g, const LaunchContext& ctx) {
+      tensor_matmul::validate(g);
+      tensor_matmul::gemm_kernel(choice, g, ctx);
+    };
+    expect_matches_reference(run, cases()[case_index], type, false);
+  }
+}
+
+std::vector<std::string> kernel_names() {
+  std::vector<std::string> out;
+  for (const auto& s : tensor_matmul::kernel_shapes()) out.emplace_back(s.name);
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(TensorMatmul, TensorMatmulKernel,
+                         testing::Combine(testing::ValuesIn(kernel_names()), testing::ValuesIn(kTensorInputs),
+                                          testing::Range<std::size_t>(0, cases().size())),
+                         [](const auto& info) {
+                           return std::get<0>(info.param) + "_" + std::string(dtype_name(std::get<1>(info.param))) +
+                                  "_" + case_name(cases()[std::get<2>(info.param)]);
+                         });
+
+// Split-K adds its ranges in a fixed order: the same shape and choice give the same bits on
+// every run, whatever the workspace held. Also through the caller's workspace.
+TEST(TensorMatmulSplitK, IsBitwiseTheSameFromRunToRun) {
+  SMEMLAB_REQUIRE_GPU();
+  const auto& variant = tensor_matmul::find("split_k");
+  if (const std::string why = variant.info.why_unavailable(); !why.empty()) GTEST_SKIP() << why;
+  for (const DType type : kTensorInputs) {
+    SCOPED_TRACE(std::string(dtype_name(type)));
+    const Case cs{100, 132, 3000, 0, 0, 1.0F, 0.0F};  // one tile, K in ranges
+    const std::vector<float> first = expect_matches_reference(run_variant(variant), cs, type, true);
+    const std::vector<float> second = expect_matches_reference(run_variant(variant), cs, type, true);
+    const std::vector<float> allocated = expect_matches_reference(run_variant(variant), cs, type, false);
+    EXPECT_EQ(std::memcmp(first.data(), second.data(), first.size() * sizeof(float)), 0);
+    EXPECT_EQ(std::memcmp(first.data(), allocated.data(), first.size() * sizeof(float)), 0);
+  }
 }
 
 }  // namespace

@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""Fits the tensor-core chooser's model (src/tensor_matmul/13_auto.cpp) to a tensor-matmul-tiles
+sweep, and writes its rates as src/tensor_matmul/tuning_table.cpp reads them.
+
+  tune_tensor.py fit SWEEP.json --json TUNING.json --table tuning_table.cpp
+
+The model of one choice (a kernel, K in R ranges) on an m x n x k product:
+  items = tiles x R; slots = blocks per SM x SMs; rounds = ceil(items / slots)
+  a round = item_ns + steps per range x BM x BN x (128 bytes of K) / (rate / blocks per SM)
+            + the epilogue: min(items, slots) tiles of BM x BN floats stored at DRAM speed
+  compute = rounds x a round; memory = A and B in the input type read at DRAM speed
+  time = launch_ns + max(compute, memory) + extras (split-K: a second launch reading R partial
+         sums and writing C, (R + 1) x M x N floats at partial_bytes_per_ns; tf32 on wgmma: a
+         launch that transposes B, K x N floats read and written at DRAM speed)
+Fitted here: per kernel and type class its rate and item_ns (from the two shapes that differ in
+K only), launch_ns (by a scan that minimises the log error of every whole-K row),
+dram_bytes_per_ns (the skinny shape's best candidate) and partial_bytes_per_ns (by a scan over the
+split rows).
+"""
+import argparse
+import json
+import math
+import statistics
+import sys
+
+# Must match kKernels in src/tensor_matmul/13_auto.cpp: name -> (bm, bn, blocks per SM, hopper, splits K).
+KERNELS = {
+    "mma128x256": (128, 256, 1, False, False),
+    "mma128x128": (128, 128, 1, False, False),
+    "mma64x64": (64, 64, 2, False, False),
+    "wgmma128x256": (128, 256, 1, True, True),
+    "wgmma128x128": (128, 128, 1, True, True),
+    "wgmma64x128": (64, 128, 1, True, True),
+    "clusters128x256": (128, 256, 1, True, False),
+}
+BIG, SHORT, SKINNY = "8192x8192x4096", "4096x4096x768", "16x8192x8192"
+ELEM = {"bf16": 2, "half": 2, "tf32": 4}
+
+
+def mnk(size):
+    parts = [int(p) for p in size.split("x")]
+    return parts * 3 if len(parts) == 1 else parts
+
+
+def cdiv(a, b):
+    return -(-a // b)
+
+
+def ranges_of(k, k_step, splits):
+    steps = cdiv(k, k_step)
+    per = cdiv(steps, max(splits, 1))
+    return cdiv(steps, per), per
+
+
+def geometry(kernel, splits, size, dtype, sms):
+    bm, bn, bps, _, _ = KERNELS[kernel]
+    m, n, k = mnk(size)
+    k_step = 128 // ELEM[dtype]
+    count, per = ranges_of(k, k_step, splits)
+    items = cdiv(m, bm) * cdiv(n, bn) * count
+    return {"rounds": cdiv(items, bps * sms), "macs": per * bm * bn * k_step * bps, "ranges": count,
+            "mn": m * n, "bytes": ELEM[dtype] * (m * k + k * n), "kn": k * n,
+            "stored": 4 * bm * bn * min(items, bps * sms)}
+
+
+def extras(kernel, dtype, g, p):
+    hopper = KERNELS[kernel][3]
+    ns = p["launch_ns"]
+    if g["ranges"] > 1:
+        ns += p["launch_ns"] + (g["ranges"] + 1) * 4 * g["mn"] / p["partial_bytes_per_ns"]
+    if hopper and dtype == "tf32":
+        ns += p["launch_ns"] + 8 * g["kn"] / p["dram_bytes_per_ns"]
+    return ns
+
+
+def predict(kernel, splits, size, dtype, p, sms):
+    g = geometry(kernel, splits, size, dtype, sms)
+    r = p["rates"][kernel]
+    rate = r["tf32" if dtype == "tf32" else "two_byte"]
+    compute = g["rounds"] * (r["item_ns"] + g["macs"] / rate + g["stored"] / p["dram_bytes_per_ns"])
+    return extras(kernel, dtype, g, p) + max(compute, g["bytes"] / p["dram_bytes_per_ns"])
+
+
+def fit(rows, sms):
+    times = {}  # (kernel, splits, size, dtype) -> ns
+    for r in rows:
+        if r["reference"] or not r["verified"]:
+            continue
+        kernel, ranges = r["variant"].split("/")
+        times[(kernel, int(ranges[1:]), r["size"], r["dtype"])] = r["median_ms"] * 1e6
+    dtypes = sorted({key[3] for key in times})
+    p = {"launch_ns": 2000.0, "dram_bytes_per_ns": 3000.0, "partial_bytes_per_ns": 2000.0, "rates": {}}
+
+    def fit_rates():
+        for kernel in KERNELS:
+            rate = {}
+            for cls, members in (("two_byte", ["bf16", "half"]), ("tf32", ["tf32"])):
+                dtype = next((d for d in members if d in dtypes), None)
+                t_big, t_short = times.get((kernel, 1, BIG, dtype)), times.get((kernel, 1, SHORT, dtype))
+                if dtype is None or t_big is None or t_short is None:
+                    continue
+                g_big, g_short = geometry(kernel, 1, BIG, dtype, sms), geometry(kernel, 1, SHORT, dtype, sms)
+                # Per round: item_ns + macs / rate, at two depths of K.
+                dram = p["dram_bytes_per_ns"]
+                y_big = (t_big - extras(kernel, dtype, g_big, p)) / g_big["rounds"] - g_big["stored"] / dram
+                y_short = (t_short - extras(kernel, dtype, g_short, p)) / g_short["rounds"] - g_short["stored"] / dram
+                inverse_rate = (y_big - y_short) / (g_big["macs"] - g_short["macs"])
+                item_ns = max(0.0, y_big - g_big["macs"] * inverse_rate)
+                rate[cls] = 1.0 / inverse_rate
+                rate.setdefault("item_ns", []).append(item_ns)
+            if "two_byte" in rate:
+                rate.setdefault("tf32", rate["two_byte"] / 2)
+                rate["item_ns"] = statistics.mean(rate["item_ns"])
+                p["rates"][kernel] = rate
+
+    def log_error(keys):
+        errors = [math.log(predict(k, s, size, d, p, sms) / times[(k, s, size, d)]) for (k, s, size, d) in keys]
+        return math.sqrt(sum(e * e for e in errors) / len(errors)) if errors else 0.0
+
+    skinny = [key for key in times if key[2] == SKINNY]
+    if skinny:  # the fastest candidate's bytes per ns, past its launch
+        best = min(skinny, key=lambda key: times[key])
+        g = geometry(best[0], best[1], SKINNY, best[3], sms)
+        p["dram_bytes_per_ns"] = (g["bytes"] + 4 * g["mn"]) / max(times[best] - p["launch_ns"], 1.0)
+    whole = [key for key in times if key[1] == 1 and key[0] in KERNELS]
+    best_launch = None
+    for launch in range(500, 6001, 100):
+        p["launch_ns"] = float(launch)
+        fit_rates()
+        keys = [key for key in whole if key[0] in p["rates"]]
+        error = log_error(keys)
+        if best_launch is None or error < best_launch[1]:
+            best_launch = (launch, error)
+    p["launch_ns"] = float(best_launch[0])
+    fit_rates()
+    split_rows = [key for key in times if key[1] > 1 and key[0] in p["rates"]]
+    if split_rows:  # the partial sums' speed that predicts the split rows best
+        p["partial_bytes_per_ns"] = float(min(range(250, 20001, 250),
+                                              key=lambda b: (p.__setitem__("partial_bytes_per_ns", float(b)),
+                                                             log_error(split_rows))[1]))
+    all_keys = [key for key in times if key[0] in p["rates"]]
+    p["rms_log_error"] = round(log_error(all_keys), 4)
+    # The model's choice against the fastest measured, per swept shape and type.
+    ratios = []
+    for size in sorted({key[2] for key in times}):
+        for dtype in dtypes:
+            keys = [key for key in all_keys if key[2] == size and key[3] == dtype]
+            if keys:
+                chosen = min(keys, key=lambda key: predict(key[0], key[1], size, dtype, p, sms))
+                ratios.append(min(times[key] for key in keys) / times[chosen])
+    p["geomean_fastest_over_chosen"] = round(math.exp(sum(map(math.log, ratios)) / len(ratios)), 4) if ratios else None
+    return p, times
+
+
+def table(p, device):
+    lines = [f'      KernelRate{{"{k}", {r["two_byte"]:.1f}, {r["tf32"]:.1f}, {r["item_ns"]:.1f}}},'
+             for k, r in p["rates"].items()]
+    return "\n".join([
+        "// The chooser's measured rates, per device (tuning.hpp): each kernel's multiply-adds per",
+        "// nanosecond per SM with every slot busy, for 2-byte inputs and tf32, and the fixed time of a",
+        "// work item; and the costs around the kernels. Written by scripts/tune_tensor.py from",
+        f"// docs/results/data/tensor-tuning-{device['file_tag']}.json, the fit of a tensor-matmul-tiles sweep on",
+        f"// an {device['name']}; a cpu test checks that the two agree. To tune another device, run",
+        "// scripts/tune-tensor.sh there and add its rows.",
+        "#include <array>",
+        "",
+        '#include "tensor_matmul/tuning.hpp"',
+        "",
+        "namespace smemlab::tensor_matmul {",
+        "",
+        "std::span<const TensorTuning> tensor_tunings() {",
+        "  // clang-format off",
+        "  static constexpr std::array measured{",
+        *lines,
+        "  };",
+        "  // clang-format on",
+        f"  static constexpr std::array devices{{TensorTuning{{{device['cc_major']}, {device['cc_minor']}, {device['sms']}, "
+        f"{p['launch_ns']:.1f}, {p['dram_bytes_per_ns']:.1f}, {p['partial_bytes_per_ns']:.1f}, measured}}}};",
+        "  return devices;",
+        "}",
+        "",
+        "}  // namespace smemlab::tensor_matmul",
+        "",
+    ])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("command", choices=["fit"])
+    parser.add_argument("sweep")
+    parser.add_argument("--json", required=True)
+    parser.add_argument("--table", required=True)
+    args = parser.parse_args()
+    sweep = json.load(open(args.sweep))
+    d = sweep["device"]
+    cc_major, cc_minor = (int(x) for x in d["compute_capability"].split("."))
+    p, times = fit(sweep["rows"], d["sms"])
+    tag = "h200" if "H200" in d["name"] else "h100" if "H100" in d["name"] else "device"
+    device = {"name": d["name"], "cc_major": cc_major, "cc_minor": cc_minor, "sms": d["sms"], "file_tag": tag}
+    out = {"device": device, **{k: (round(v, 1) if isinstance(v, float) and k.endswith("ns") else v) for k, v in p.items()},
+           "measured_ns": {f"{k}/k{s} {size} {dt}": round(t, 1) for (k, s, size, dt), t in sorted(times.items())}}
+    json.dump(out, open(args.json, "w"), indent=1)
+    open(args.table, "w").write(table(p, device))
+    print(f"launch {p['launch_ns']:.0f} ns, dram {p['dram_bytes_per_ns']:.0f} B/ns, partial sums "
+          f"{p['partial_bytes_per_ns']:.0f} B/ns, rms log error {p['rms_log_error']}, "
+          f"geomean fastest/chosen {p['geomean_fastest_over_chosen']}")
+    for k, r in p["rates"].items():
+        print(f"  {k:16} {r['two_byte']:8.1f} {r['tf32']:8.1f} MAC/ns/SM  item {r['item_ns']:7.1f} ns")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,191 @@
+// 13 — the default call: one chooser over every kernel of the family. Changed from 06, which
+// chose among three mma.sync tiles by waves alone: the candidates are now also the Hopper
+// kernels (10's 128 x 256 tiles, 12's 128 x 128 and 64 x 128 tiles with K whole or in ranges,
+// 11's clusters), and each is timed by a model of the launch fed with rates measured on the
+// device (tuning_table.cpp). The model counts, per candidate:
+// - waves: items (tiles x ranges of K) over resident blocks; the busiest block's items each
+//   take a fixed time, their K-steps at the kernel's measured rate, and their epilogue: the
+//   tiles stored at once share the DRAM's speed;
+// - bytes: A and B read once at DRAM speed, a floor under the kernel's time (the skinny
+//   products, 16 x 8192 x 8192, are memory-bound);
+// - the extra launches and traffic: split-K's partial sums, repacked or transposed operands.
+// Should buy: each shape runs at the speed of the family's best kernel for it; on a GPU without
+// wgmma only the mma.sync kernels are weighed.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+
+#include "core/occupancy.hpp"
+#include "smemlab/error.hpp"
+#include "tensor_matmul/partial_sums.hpp"
+#include "tensor_matmul/tensor_map.hpp"
+#include "tensor_matmul/tuning.hpp"
+#include "tensor_matmul/variants.hpp"
+
+namespace smemlab::tensor_matmul {
+namespace {
+
+constexpr std::array<KernelShape, 7> kKernels{{
+    {"mma128x256", 128, 256, 1, false, false},
+    {"mma128x128", 128, 128, 1, false, false},
+    {"mma64x64", 64, 64, 2, false, false},
+    {"wgmma128x256", 128, 256, 1, true, true},
+    {"wgmma128x128", 128, 128, 1, true, true},
+    {"wgmma64x128", 64, 128, 1, true, true},
+    {"clusters128x256", 128, 256, 1, true, false},
+}};
+// Ranges of K weighed for the splitting kernels: about 1.5x apart.
+constexpr std::array kSplits{2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
+// A range keeps at least this many K-steps, so that a ring of stages fills.
+constexpr int kMinStepsPerRange = 4;
+
+long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+
+const KernelShape& shape_of(std::string_view kernel) {
+  for (const auto& s : kKernels)
+    if (s.name == kernel) return s;
+  throw UsageError(fmt::format("unknown tensor-core kernel '{}'", kernel));
+}
+
+const KernelRate& rate_of(const TensorTuning& device, std::string_view kernel) {
+  for (const auto& r : device.kernels)
+    if (r.kernel == kernel) return r;
+  throw UsageError(fmt::format("no measured rate for tensor-core kernel '{}'", kernel));
+}
+
+// The current device's tuning, and whether it runs the Hopper kernels.
+struct DevicePlan {
+  const TensorTuning* tuning;
+  bool hopper;
+  const char* where;
+};
+DevicePlan device_plan() {
+  if (!device_supported()) return {&tensor_tunings().front(), true, "the measured GPU"};
+  const int sms = smemlab::detail::sm_count();
+  const int major = smemlab::detail::device_attribute<cudaDevAttrComputeCapabilityMajor>();
+  const int minor = smemlab::detail::device_attribute<cudaDevAttrComputeCapabilityMinor>();
+  return {&tensor_tuning(major, minor, sms), detail::why_no_wgmma().empty(), "this GPU"};
+}
+
+std::string choice_name(const KernelChoice& c) {
+  return c.splits > 1 ? fmt::format("{}, K in {} ranges", c.kernel, c.splits) : std::string(c.kernel);
+}
+
+std::string launch_plan(const Shape& s, DType type) {
+  const GemmShape g = gemm_shape(s);
+  const DevicePlan d = device_plan();
+  const bool aligned = g.k % (16 / dtype_bytes(type)) == 0 && g.n % (16 / dtype_bytes(type)) == 0;
+  const auto ranked = rank_kernels(g.m, g.n, g.k, type, aligned, d.hopper, *d.tuning);
+  const KernelEstimate& best = ranked.front();
+  std::string out = fmt::format("{}: {} tiles, {} items, {:.2f} waves on the {} SMs of {}; predicted {:.1f} us",
+                                choice_name(best.choice), best.tiles, best.items, best.waves, d.tuning->sms, d.where,
+                                best.ns / 1000.0);
+  if (best.memory_ns > best.compute_ns) out += " (memory-bound)";
+  out += "; runners-up:";
+  for (std::size_t i = 1; i < std::min<std::size_t>(ranked.size(), 4); ++i)
+    out += fmt::format(" {} {:.1f} us{}", choice_name(ranked[i].choice), ranked[i].ns / 1000.0, i < 3 ? "," : "");
+  return out;
+}
+
+}  // namespace
+
+std::span<const KernelShape> kernel_shapes() { return kKernels; }
+
+const TensorTuning& tensor_tuning(int cc_major, int cc_minor, int sms) {
+  const auto all = tensor_tunings();
+  for (const auto& d : all)
+    if (d.cc_major == cc_major && d.cc_minor == cc_minor && d.sms == sms) return d;
+  return all.front();
+}
+
+KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType input, bool aligned,
+                        const TensorTuning& device) {
+  const KernelShape& s = shape_of(choice.kernel);
+  const KernelRate& r = rate_of(device, choice.kernel);
+  const auto elem = static_cast<double>(dtype_bytes(input));
+  const int k_step = 128 / static_cast<int>(dtype_bytes(input));
+  const detail::KRanges ranges = detail::k_ranges(k, k_step, s.splits_k ? choice.splits : 1);
+  KernelEstimate e;
+  e.choice = {choice.kernel, ranges.count};
+  e.tiles = ceil_div(m, s.bm) * ceil_div(n, s.bn);
+  e.items = e.tiles * ranges.count;
+  const long long slots = static_cast<long long>(s.blocks_per_sm) * device.sms;
+  e.waves = static_cast<double>(e.items) / static_cast<double>(slots);
+  const double slot_rate = (input == DType::tf32 ? r.tf32 : r.two_byte) / s.blocks_per_sm;
+  const double stored = 4.0 * s.bm * s.bn * static_cast<double>(std::min(e.items, slots));  // bytes a round
+  const double round_ns = r.item_ns + static_cast<double>(ranges.steps_per_range) * s.bm * s.bn * k_step / slot_rate +
+                          stored / device.dram_bytes_per_ns;
+  e.compute_ns = static_cast<double>(ceil_div(e.items, slots)) * round_ns;
+  const double mn = static_cast<double>(m) * n;
+  e.memory_ns = elem * (static_cast<double>(m) * k + static_cast<double>(k) * n) / device.dram_bytes_per_ns;
+  e.extra_ns = device.launch_ns;
+  if (ranges.count > 1)  // the second kernel reads every range's sums and writes C
+    e.extra_ns += device.launch_ns + (ranges.count + 1.0) * 4.0 * mn / device.partial_bytes_per_ns;
+  if (!aligned)  // an unaligned operand copied to aligned rows first (at most both)
+    e.extra_ns += device.launch_ns + 2.0 * elem * (static_cast<double>(m) * k + static_cast<double>(k) * n) /
+                                         device.dram_bytes_per_ns;
+  if (s.hopper && input == DType::tf32)  // wgmma reads B's transpose
+    e.extra_ns += device.launch_ns + 8.0 * k * n / device.dram_bytes_per_ns;
+  e.ns = e.extra_ns + std::max(e.compute_ns, e.memory_ns);
+  return e;
+}
+
+std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool aligned, bool hopper,
+                                         const TensorTuning& device) {
+  std::vector<KernelEstimate> out;
+  const int k_step = 128 / static_cast<int>(dtype_bytes(input));
+  for (const KernelShape& s : kKernels) {
+    if (s.hopper && !hopper) continue;
+    out.push_back(estimate({s.name, 1}, m, n, k, input, aligned, device));
+    if (!s.splits_k) continue;
+    const long long tiles = ceil_div(m, s.bm) * ceil_div(n, s.bn);
+    for (const int splits : kSplits) {
+      const detail::KRanges r = detail::k_ranges(k, k_step, splits);
+      if (r.count != splits || r.steps_per_range < kMinStepsPerRange) break;
+      if (tiles * splits > 2LL * s.blocks_per_sm * device.sms) break;
+      out.push_back(estimate({s.name, splits}, m, n, k, input, aligned, device));
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.ns < b.ns; });
+  return out;
+}
+
+KernelChoice choose_kernel(const GemmArgs& args) {
+  const DevicePlan d = device_plan();
+  return rank_kernels(args.m, args.n, args.k, args.input, operands_16b_aligned(args), d.hopper, *d.tuning)
+      .front()
+      .choice;
+}
+
+void gemm_kernel(const KernelChoice& choice, const GemmArgs& args, const LaunchContext& ctx) {
+  const KernelShape& s = shape_of(choice.kernel);
+  if (!s.hopper) {
+    detail::launch_mma_kernel(s.name, args, ctx);
+  } else if (!s.splits_k) {
+    detail::launch_cluster_pairs(args, ctx);
+  } else {
+    detail::launch_wgmma_kernel(s.name, choice.splits, args, ctx);
+  }
+}
+
+namespace detail {
+
+TensorVariant auto_variant() {
+  return {{.family = "tensor-matmul",
+           .name = "auto",
+           .description = "the default call: a model of waves, bytes and measured rates picks the kernel, its tile "
+                          "and the ranges of K among every step's kernels",
+           .technique = "a chooser that generalises: predicted time from the shape, not a table of shapes",
+           .smem = SmemKind::dynamic_alloc,
+           .dtypes = kTensorInputs,
+           .why_no_model = "a choice among the other steps' kernels: `explain` of the step it names models that "
+                           "kernel",
+           .launch_plan = launch_plan},
+          [](const GemmArgs& g, const LaunchContext& ctx) { gemm_kernel(choose_kernel(g), g, ctx); }};
+}
+
+}  // namespace detail
+}  // namespace smemlab::tensor_matmul

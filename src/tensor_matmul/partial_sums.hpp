@@ -1,0 +1,45 @@
+#pragma once
+// Split-K's second half: the partial sums of K's ranges, each an m x n product written whole
+// into the workspace, added in range order and stored to C. The order is fixed, so a split
+// product rounds the same way on every run; a different number of ranges (or a different
+// tile) adds in another order and may round differently.
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+#include "smemlab/tensor_matmul.hpp"
+
+namespace smemlab::tensor_matmul::detail {
+
+// K's steps of k_step elements divided into at most `splits` ranges of steps_per_range steps,
+// none empty: count = ceil(steps / steps_per_range).
+struct KRanges {
+  int count = 1;
+  int steps_per_range = 0;
+};
+[[nodiscard]] KRanges k_ranges(int k, int k_step, int splits);
+
+// Bytes of `count` partial products of an m x n output.
+[[nodiscard]] std::size_t partial_sums_bytes(const GemmArgs& args, int count);
+
+// For the lifetime of the object: room for the partial sums, in the caller's workspace from
+// `offset` bytes on (rounded up to 256), or allocated on the stream for the call.
+class PartialSums {
+ public:
+  PartialSums(const GemmArgs& args, int count, std::size_t offset, cudaStream_t stream);
+  ~PartialSums();
+  PartialSums(const PartialSums&) = delete;
+  PartialSums& operator=(const PartialSums&) = delete;
+  [[nodiscard]] float* data() const { return data_; }
+
+ private:
+  float* data_ = nullptr;
+  void* owned_ = nullptr;
+  cudaStream_t stream_;
+};
+
+// C = alpha * (partials[0] + partials[1] + ... + partials[count - 1]) + beta * C, the sum
+// taken in that order for every element.
+void sum_partials(const float* partials, int count, const GemmArgs& args, cudaStream_t stream);
+
+}  // namespace smemlab::tensor_matmul::detail
