@@ -6,14 +6,17 @@ sweep, and writes its rates as src/tensor_matmul/tuning_table.cpp reads them.
 
 The model of one choice (a kernel, K in R ranges) on an m x n x k product:
   items = tiles x R; slots = blocks per SM x SMs; rounds = ceil(items / slots)
-  a round = item_ns + steps per range x BM x BN x (128 bytes of K) / (rate / blocks per SM)
-            + the epilogue: min(items, slots) tiles of BM x BN floats stored at DRAM speed
+  a round = item_ns + the K-loop + the epilogue, where
+    the K-loop = the longer of: steps per range x BM x BN x (128 bytes of K) / (rate / blocks per
+                 SM), and the operands' tiles, steps x (BM + BN) x 128 bytes for each of the
+                 min(items, slots) blocks streaming at once, at L2 speed
+    the epilogue = min(items, slots) tiles of BM x BN floats stored at DRAM speed
   compute = rounds x a round; memory = A and B in the input type read at DRAM speed
   time = launch_ns + max(compute, memory) + extras (split-K: a second launch reading R partial
          sums and writing C, (R + 1) x M x N floats at partial_bytes_per_ns; tf32 on wgmma: a
          launch that transposes B, K x N floats read and written at DRAM speed)
-Fitted here: per kernel and type class its rate and item_ns (from the two shapes that differ in
-K only), launch_ns (by a scan that minimises the log error of every whole-K row),
+Fitted here: per kernel and type class its rate and item_ns (a grid search over its whole-K
+rows), launch_ns and l2_bytes_per_ns (a scan minimising the log error of every whole-K row),
 dram_bytes_per_ns (the skinny shape's best candidate) and partial_bytes_per_ns (by a scan over the
 split rows).
 """
@@ -58,9 +61,10 @@ def geometry(kernel, splits, size, dtype, sms):
     k_step = 128 // ELEM[dtype]
     count, per = ranges_of(k, k_step, splits)
     items = cdiv(m, bm) * cdiv(n, bn) * count
+    active = min(items, bps * sms)
     return {"rounds": cdiv(items, bps * sms), "macs": per * bm * bn * k_step * bps, "ranges": count,
             "mn": m * n, "bytes": ELEM[dtype] * (m * k + k * n), "kn": k * n,
-            "stored": 4 * bm * bn * min(items, bps * sms)}
+            "streamed": per * (bm + bn) * 128 * active, "stored": 4 * bm * bn * active}
 
 
 def extras(kernel, dtype, g, p):
@@ -73,12 +77,20 @@ def extras(kernel, dtype, g, p):
     return ns
 
 
-def predict(kernel, splits, size, dtype, p, sms):
-    g = geometry(kernel, splits, size, dtype, sms)
-    r = p["rates"][kernel]
-    rate = r["tf32" if dtype == "tf32" else "two_byte"]
-    compute = g["rounds"] * (r["item_ns"] + g["macs"] / rate + g["stored"] / p["dram_bytes_per_ns"])
+def predict_with(g, kernel, dtype, rate, item_ns, p):
+    step = max(g["macs"] / rate, g["streamed"] / p["l2_bytes_per_ns"])
+    compute = g["rounds"] * (item_ns + step + g["stored"] / p["dram_bytes_per_ns"])
     return extras(kernel, dtype, g, p) + max(compute, g["bytes"] / p["dram_bytes_per_ns"])
+
+
+def predict(kernel, splits, size, dtype, p, sms):
+    r = p["rates"][kernel]
+    return predict_with(geometry(kernel, splits, size, dtype, sms), kernel, dtype,
+                        r["tf32" if dtype == "tf32" else "two_byte"], r["item_ns"], p)
+
+
+RATES = [300.0 * (20.0 ** (i / 59)) for i in range(60)]  # 300 to 6000 multiply-adds per ns per SM
+ITEM_NS = [100.0 * i for i in range(21)]                 # 0 to 2000 ns
 
 
 def fit(rows, sms):
@@ -89,49 +101,51 @@ def fit(rows, sms):
         kernel, ranges = r["variant"].split("/")
         times[(kernel, int(ranges[1:]), r["size"], r["dtype"])] = r["median_ms"] * 1e6
     dtypes = sorted({key[3] for key in times})
-    p = {"launch_ns": 2000.0, "dram_bytes_per_ns": 3000.0, "partial_bytes_per_ns": 2000.0, "rates": {}}
+    p = {"launch_ns": 2000.0, "dram_bytes_per_ns": 3000.0, "l2_bytes_per_ns": 10000.0,
+         "partial_bytes_per_ns": 2000.0, "rates": {}}
 
     def fit_rates():
+        """Per kernel and type class, the rate and item time that predict its whole-K rows best."""
+        total = 0.0
         for kernel in KERNELS:
             rate = {}
             for cls, members in (("two_byte", ["bf16", "half"]), ("tf32", ["tf32"])):
-                dtype = next((d for d in members if d in dtypes), None)
-                t_big, t_short = times.get((kernel, 1, BIG, dtype)), times.get((kernel, 1, SHORT, dtype))
-                if dtype is None or t_big is None or t_short is None:
+                keys = [key for key in times if key[0] == kernel and key[1] == 1 and key[3] in members]
+                if not keys:
                     continue
-                g_big, g_short = geometry(kernel, 1, BIG, dtype, sms), geometry(kernel, 1, SHORT, dtype, sms)
-                # Per round: item_ns + macs / rate, at two depths of K.
-                dram = p["dram_bytes_per_ns"]
-                y_big = (t_big - extras(kernel, dtype, g_big, p)) / g_big["rounds"] - g_big["stored"] / dram
-                y_short = (t_short - extras(kernel, dtype, g_short, p)) / g_short["rounds"] - g_short["stored"] / dram
-                inverse_rate = (y_big - y_short) / (g_big["macs"] - g_short["macs"])
-                item_ns = max(0.0, y_big - g_big["macs"] * inverse_rate)
-                rate[cls] = 1.0 / inverse_rate
-                rate.setdefault("item_ns", []).append(item_ns)
+                cases = [(geometry(kernel, 1, key[2], key[3], sms), key[3], times[key]) for key in keys]
+                best = None
+                for r in RATES:
+                    for item in ITEM_NS:
+                        e = sum(math.log(predict_with(g, kernel, dt, r, item, p) / t) ** 2 for g, dt, t in cases)
+                        if best is None or e < best[0]:
+                            best = (e, r, item)
+                total += best[0]
+                rate[cls] = best[1]
+                rate.setdefault("item_ns", []).append(best[2])
             if "two_byte" in rate:
                 rate.setdefault("tf32", rate["two_byte"] / 2)
                 rate["item_ns"] = statistics.mean(rate["item_ns"])
                 p["rates"][kernel] = rate
+        return total
 
     def log_error(keys):
         errors = [math.log(predict(k, s, size, d, p, sms) / times[(k, s, size, d)]) for (k, s, size, d) in keys]
         return math.sqrt(sum(e * e for e in errors) / len(errors)) if errors else 0.0
 
     skinny = [key for key in times if key[2] == SKINNY]
-    if skinny:  # the fastest candidate's bytes per ns, past its launch
+    if skinny:  # the fastest candidate's bytes per ns (A, B and C), past a launch
         best = min(skinny, key=lambda key: times[key])
         g = geometry(best[0], best[1], SKINNY, best[3], sms)
         p["dram_bytes_per_ns"] = (g["bytes"] + 4 * g["mn"]) / max(times[best] - p["launch_ns"], 1.0)
-    whole = [key for key in times if key[1] == 1 and key[0] in KERNELS]
-    best_launch = None
-    for launch in range(500, 6001, 100):
-        p["launch_ns"] = float(launch)
-        fit_rates()
-        keys = [key for key in whole if key[0] in p["rates"]]
-        error = log_error(keys)
-        if best_launch is None or error < best_launch[1]:
-            best_launch = (launch, error)
-    p["launch_ns"] = float(best_launch[0])
+    best = None
+    for launch in (1000.0, 2000.0, 3000.0, 4000.0, 5000.0, 6000.0, 8000.0):
+        for l2 in range(4000, 20001, 1000):
+            p["launch_ns"], p["l2_bytes_per_ns"] = launch, float(l2)
+            error = fit_rates()
+            if best is None or error < best[0]:
+                best = (error, launch, float(l2))
+    p["launch_ns"], p["l2_bytes_per_ns"] = best[1], best[2]
     fit_rates()
     split_rows = [key for key in times if key[1] > 1 and key[0] in p["rates"]]
     if split_rows:  # the partial sums' speed that predicts the split rows best
@@ -175,7 +189,8 @@ def table(p, device):
         "  };",
         "  // clang-format on",
         f"  static constexpr std::array devices{{TensorTuning{{{device['cc_major']}, {device['cc_minor']}, {device['sms']}, "
-        f"{p['launch_ns']:.1f}, {p['dram_bytes_per_ns']:.1f}, {p['partial_bytes_per_ns']:.1f}, measured}}}};",
+        f"{p['launch_ns']:.1f}, {p['dram_bytes_per_ns']:.1f}, {p['l2_bytes_per_ns']:.1f}, {p['partial_bytes_per_ns']:.1f}, "
+        "measured}};",
         "  return devices;",
         "}",
         "",
@@ -201,7 +216,7 @@ def main():
            "measured_ns": {f"{k}/k{s} {size} {dt}": round(t, 1) for (k, s, size, dt), t in sorted(times.items())}}
     json.dump(out, open(args.json, "w"), indent=1)
     open(args.table, "w").write(table(p, device))
-    print(f"launch {p['launch_ns']:.0f} ns, dram {p['dram_bytes_per_ns']:.0f} B/ns, partial sums "
+    print(f"launch {p['launch_ns']:.0f} ns, dram {p['dram_bytes_per_ns']:.0f} B/ns, L2 {p['l2_bytes_per_ns']:.0f} B/ns, partial sums "
           f"{p['partial_bytes_per_ns']:.0f} B/ns, rms log error {p['rms_log_error']}, "
           f"geomean fastest/chosen {p['geomean_fastest_over_chosen']}")
     for k, r in p["rates"].items():

@@ -4,8 +4,10 @@
 // 11's clusters), and each is timed by a model of the launch fed with rates measured on the
 // device (tuning_table.cpp). The model counts, per candidate:
 // - waves: items (tiles x ranges of K) over resident blocks; the busiest block's items each
-//   take a fixed time, their K-steps at the kernel's measured rate, and their epilogue: the
-//   tiles stored at once share the DRAM's speed;
+//   take a fixed time, their K-loop and their epilogue. The K-loop runs at the kernel's
+//   measured rate, or slower where the busy blocks' operand tiles, (BM + BN) x 128 bytes a
+//   K-step each, exceed the L2's speed (the small tiles with every SM busy); the tiles stored
+//   at once share the DRAM's speed;
 // - bytes: A and B read once at DRAM speed, a floor under the kernel's time (the skinny
 //   products, 16 x 8192 x 8192, are memory-bound);
 // - the extra launches and traffic: split-K's partial sums, repacked or transposed operands.
@@ -17,8 +19,11 @@
 #include <array>
 #include <cmath>
 #include <string>
+#include <tuple>
 
+#include "core/memo.hpp"
 #include "core/occupancy.hpp"
+#include "core/per_device.hpp"
 #include "smemlab/error.hpp"
 #include "tensor_matmul/partial_sums.hpp"
 #include "tensor_matmul/tensor_map.hpp"
@@ -64,10 +69,13 @@ struct DevicePlan {
 };
 DevicePlan device_plan() {
   if (!device_supported()) return {&tensor_tunings().front(), true, "the measured GPU"};
-  const int sms = smemlab::detail::sm_count();
-  const int major = smemlab::detail::device_attribute<cudaDevAttrComputeCapabilityMajor>();
-  const int minor = smemlab::detail::device_attribute<cudaDevAttrComputeCapabilityMinor>();
-  return {&tensor_tuning(major, minor, sms), detail::why_no_wgmma().empty(), "this GPU"};
+  static smemlab::detail::PerDevice<DevicePlan> plans;
+  return plans.get([] {
+    const int sms = smemlab::detail::sm_count();
+    const int major = smemlab::detail::device_attribute<cudaDevAttrComputeCapabilityMajor>();
+    const int minor = smemlab::detail::device_attribute<cudaDevAttrComputeCapabilityMinor>();
+    return DevicePlan{&tensor_tuning(major, minor, sms), detail::why_no_wgmma().empty(), "this GPU"};
+  });
 }
 
 std::string choice_name(const KernelChoice& c) {
@@ -115,9 +123,11 @@ KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType i
   const long long slots = static_cast<long long>(s.blocks_per_sm) * device.sms;
   e.waves = static_cast<double>(e.items) / static_cast<double>(slots);
   const double slot_rate = (input == DType::tf32 ? r.tf32 : r.two_byte) / s.blocks_per_sm;
-  const double stored = 4.0 * s.bm * s.bn * static_cast<double>(std::min(e.items, slots));  // bytes a round
-  const double round_ns = r.item_ns + static_cast<double>(ranges.steps_per_range) * s.bm * s.bn * k_step / slot_rate +
-                          stored / device.dram_bytes_per_ns;
+  const auto active = static_cast<double>(std::min(e.items, slots));  // blocks at work at once
+  const auto steps = static_cast<double>(ranges.steps_per_range);
+  const double k_loop_ns = std::max(steps * s.bm * s.bn * k_step / slot_rate,
+                                    steps * (s.bm + s.bn) * 128.0 * active / device.l2_bytes_per_ns);
+  const double round_ns = r.item_ns + k_loop_ns + 4.0 * s.bm * s.bn * active / device.dram_bytes_per_ns;
   e.compute_ns = static_cast<double>(ceil_div(e.items, slots)) * round_ns;
   const double mn = static_cast<double>(m) * n;
   e.memory_ns = elem * (static_cast<double>(m) * k + static_cast<double>(k) * n) / device.dram_bytes_per_ns;
@@ -154,10 +164,18 @@ std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool 
 }
 
 KernelChoice choose_kernel(const GemmArgs& args) {
-  const DevicePlan d = device_plan();
-  return rank_kernels(args.m, args.n, args.k, args.input, operands_16b_aligned(args), d.hopper, *d.tuning)
-      .front()
-      .choice;
+  // The choice depends on the shape, the type, the operands' alignment and the device: a call
+  // repeated with them (the workspace's size, then the launch; a layer called every step) looks
+  // it up instead of weighing every candidate again.
+  int device = 0;
+  SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
+  const bool aligned = operands_16b_aligned(args);
+  using Key = std::tuple<int, int, int, int, DType, bool>;
+  static smemlab::detail::Memo<Key, KernelChoice> choices;
+  return choices.get(Key{device, args.m, args.n, args.k, args.input, aligned}, [&] {
+    const DevicePlan d = device_plan();
+    return rank_kernels(args.m, args.n, args.k, args.input, aligned, d.hopper, *d.tuning).front().choice;
+  });
 }
 
 void gemm_kernel(const KernelChoice& choice, const GemmArgs& args, const LaunchContext& ctx) {

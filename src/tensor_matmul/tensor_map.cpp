@@ -6,9 +6,14 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <tuple>
+
+#include "core/memo.hpp"
 
 namespace smemlab::tensor_matmul::detail {
 namespace {
+
+using smemlab::detail::Memo;
 
 PFN_cuTensorMapEncodeTiled_v12000 encoder() {
   static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
@@ -25,10 +30,8 @@ PFN_cuTensorMapEncodeTiled_v12000 encoder() {
   return fn;
 }
 
-}  // namespace
-
-CUtensorMap tensor_map(const void* base, DType type, int rows, int cols, int ld, int box_rows, int box_cols,
-                       CUtensorMapSwizzle swizzle) {
+CUtensorMap encode(const void* base, DType type, int rows, int cols, int ld, int box_rows, int box_cols,
+                   CUtensorMapSwizzle swizzle) {
   const std::size_t elem = dtype_bytes(type);
   CUtensorMap map{};
   const cuuint64_t dims[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
@@ -45,6 +48,18 @@ CUtensorMap tensor_map(const void* base, DType type, int rows, int cols, int ld,
     throw std::runtime_error(fmt::format("cuTensorMapEncodeTiled failed ({}) for a {}x{} matrix, ld {}, box {}x{}",
                                          static_cast<int>(r), rows, cols, ld, box_rows, box_cols));
   return map;
+}
+
+}  // namespace
+
+CUtensorMap tensor_map(const void* base, DType type, int rows, int cols, int ld, int box_rows, int box_cols,
+                       CUtensorMapSwizzle swizzle) {
+  // A descriptor holds only the address, the shape and the box: the same arguments give the
+  // same descriptor, so a repeated call skips the driver's encoder.
+  using Key = std::tuple<std::uintptr_t, DType, int, int, int, int, int, CUtensorMapSwizzle>;
+  static Memo<Key, CUtensorMap> maps;
+  return maps.get(Key{reinterpret_cast<std::uintptr_t>(base), type, rows, cols, ld, box_rows, box_cols, swizzle},
+                  [&] { return encode(base, type, rows, cols, ld, box_rows, box_cols, swizzle); });
 }
 
 std::string why_no_wgmma() {

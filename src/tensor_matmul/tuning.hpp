@@ -62,6 +62,7 @@ struct TensorTuning {
   int cc_major, cc_minor, sms;
   double launch_ns;             // once per launch
   double dram_bytes_per_ns;     // reading A and B, storing tiles of C, repacking operands
+  double l2_bytes_per_ns;       // the operands' tiles streamed to every busy block at once
   double partial_bytes_per_ns;  // writing and reading split-K's partial sums
   std::span<const KernelRate> kernels;
 };

@@ -13,16 +13,16 @@ namespace smemlab::tensor_matmul {
 std::span<const TensorTuning> tensor_tunings() {
   // clang-format off
   static constexpr std::array measured{
-      KernelRate{"mma128x256", 1726.9, 729.6, 1589.3},
-      KernelRate{"mma128x128", 1435.4, 619.1, 537.3},
-      KernelRate{"mma64x64", 1131.0, 551.6, 308.2},
-      KernelRate{"wgmma128x256", 3219.4, 1580.0, 0.0},
-      KernelRate{"wgmma128x128", 2847.1, 1451.0, 308.7},
-      KernelRate{"wgmma64x128", 1425.3, 1150.1, 394.2},
-      KernelRate{"clusters128x256", 3371.1, 1644.3, 211.0},
+      KernelRate{"mma128x256", 1686.0, 711.2, 500.0},
+      KernelRate{"mma128x128", 1376.1, 610.7, 200.0},
+      KernelRate{"mma64x64", 1773.9, 676.0, 1800.0},
+      KernelRate{"wgmma128x256", 3611.1, 1773.9, 300.0},
+      KernelRate{"wgmma128x128", 3432.3, 1773.9, 50.0},
+      KernelRate{"wgmma64x128", 2801.4, 1602.6, 0.0},
+      KernelRate{"clusters128x256", 3611.1, 1773.9, 600.0},
   };
   // clang-format on
-  static constexpr std::array devices{TensorTuning{9, 0, 132, 1200.0, 2749.4, 1750.0, measured}};
+  static constexpr std::array devices{TensorTuning{9, 0, 132, 4000.0, 2749.4, 12000.0, 3000.0, measured}};
   return devices;
 }
 

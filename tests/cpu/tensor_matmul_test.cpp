@@ -121,6 +121,7 @@ TEST(TensorChooser, EveryKernelHasMeasuredRatesAndNoOtherDoes) {
       EXPECT_GE(rate->item_ns, 0.0);
     }
     EXPECT_GT(device.dram_bytes_per_ns, 0.0);
+    EXPECT_GT(device.l2_bytes_per_ns, 0.0);
     EXPECT_GT(device.partial_bytes_per_ns, 0.0);
   }
 }
@@ -165,6 +166,7 @@ TEST(TensorChooser, RatesAreTheCommittedFit) {
   const auto& device = tensor_matmul::tensor_tuning(d["cc_major"], d["cc_minor"], d["sms"]);
   EXPECT_NEAR(device.launch_ns, fit["launch_ns"].get<double>(), 0.1);
   EXPECT_NEAR(device.dram_bytes_per_ns, fit["dram_bytes_per_ns"].get<double>(), 0.1);
+  EXPECT_NEAR(device.l2_bytes_per_ns, fit["l2_bytes_per_ns"].get<double>(), 0.1);
   EXPECT_NEAR(device.partial_bytes_per_ns, fit["partial_bytes_per_ns"].get<double>(), 0.1);
   ASSERT_EQ(fit["rates"].size(), device.kernels.size());
   for (const auto& r : device.kernels) {
