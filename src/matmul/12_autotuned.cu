@@ -13,6 +13,8 @@
 #include <array>
 #include <stdexcept>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "matmul/gemm_launch.cuh"
 #include "matmul/tuning.hpp"
@@ -127,6 +129,19 @@ void gemm_tiles(const TileChoice& choice, const GemmArgs& args, const LaunchCont
 namespace detail {
 namespace {
 
+// The next three choices of a ranking, each with its predicted time: why the first won.
+std::string runners_up(const std::vector<TileEstimate>& ranked) {
+  std::string out;
+  for (std::size_t i = 1; i < std::min<std::size_t>(ranked.size(), 4); ++i) {
+    const TileChoice& c = ranked[i].choice;
+    const std::string split = c.split_last_wave ? "last-wave split" : c.slices > 1 ? "K in " + std::to_string(c.slices) : "K whole";
+    char us[32];
+    std::snprintf(us, sizeof us, "%.1f", ranked[i].ns / 1000.0);
+    out += (i > 1 ? ", " : "") + std::string(c.config) + " (" + split + (c.align_b ? ", B copied" : "") + ") " + us + " us";
+  }
+  return out;
+}
+
 // explain: the model's choice for dense matrices of this shape on the GPU at hand, or on the
 // device the speeds were measured on when there is none.
 std::string autotuned_plan(const Shape& s, DType /*float*/) {
@@ -140,7 +155,8 @@ std::string autotuned_plan(const Shape& s, DType /*float*/) {
   } else {
     (void)cudaGetLastError();  // no device: not an error for a description
   }
-  const TileEstimate e = plan_tiles(m, n, k, n % 4 == 0, device);  // B dense: 16-byte rows when n % 4 == 0
+  const std::vector<TileEstimate> ranked = rank_tiles(m, n, k, n % 4 == 0, device);  // B dense: 16-byte rows when n % 4 == 0
+  const TileEstimate& e = ranked.front();
   const TileShape t = tile_shape(e.choice.config);
   std::string split = "one block per tile";
   if (e.parts > 1) {
@@ -159,7 +175,7 @@ std::string autotuned_plan(const Shape& s, DType /*float*/) {
          std::to_string(t.bm) + "x" + std::to_string(t.bn) + "), " + split + ", raster group " +
          std::to_string(e.choice.group) + "; " + waves + " waves of resident blocks; predicted " + us + " us on " +
          where + " (compute capability " + std::to_string(device.cc_major) + "." + std::to_string(device.cc_minor) +
-         ", " + std::to_string(device.sms) + " SMs)";
+         ", " + std::to_string(device.sms) + " SMs); runners-up: " + runners_up(ranked);
 }
 
 }  // namespace

@@ -92,9 +92,8 @@ TileEstimate estimate(const TileChoice& choice, int m, int n, int k, bool b_rows
   return e;
 }
 
-TileEstimate plan_tiles(int m, int n, int k, bool b_rows_aligned, const DeviceTuning& device) {
-  TileEstimate best;
-  bool found = false;
+std::vector<TileEstimate> rank_tiles(int m, int n, int k, bool b_rows_aligned, const DeviceTuning& device) {
+  std::vector<TileEstimate> all;
   const auto consider = [&](TileChoice c) {
     for (const bool align_b : {false, true}) {
       if (align_b && b_rows_aligned) break;
@@ -102,8 +101,7 @@ TileEstimate plan_tiles(int m, int n, int k, bool b_rows_aligned, const DeviceTu
       const TileEstimate e = estimate(c, m, n, k, b_rows_aligned, device);
       const TileShape t = tile_shape(c.config);
       if (e.parts > 1 && ceil_div(ceil_div(k, t.bk), e.parts) < t.stages) return;  // divided: blocks fill the pipeline
-      if (!found || e.ns < best.ns) best = e;
-      found = true;
+      all.push_back(e);
     }
   };
   for (const auto& speed : device.configs) {
@@ -116,8 +114,13 @@ TileEstimate plan_tiles(int m, int n, int k, bool b_rows_aligned, const DeviceTu
       if (s <= per_tile && tiles * s <= 2 * slots) consider({speed.config, kGroup, s, false});
     if (tiles % slots != 0 && tiles > slots) consider({speed.config, kGroup, 1, true});
   }
-  if (!found) throw std::logic_error("the matmul tuning of this device names no configuration");
-  return best;
+  if (all.empty()) throw std::logic_error("the matmul tuning of this device names no configuration");
+  std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.ns < b.ns; });
+  return all;
+}
+
+TileEstimate plan_tiles(int m, int n, int k, bool b_rows_aligned, const DeviceTuning& device) {
+  return rank_tiles(m, n, k, b_rows_aligned, device).front();
 }
 
 const DeviceTuning& device_tuning(int cc_major, int cc_minor, int sms) {

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "smemlab/launch.hpp"
 #include "smemlab/matmul.hpp"
@@ -76,6 +77,9 @@ struct TileEstimate {
 // least the configuration's stages in K-steps (with fewer, the copies of one step are never
 // overlapped with the FMAs of another).
 [[nodiscard]] TileEstimate plan_tiles(int m, int n, int k, bool b_rows_aligned, const DeviceTuning& device);
+// Every choice plan_tiles weighs, fastest first (the first is its choice).
+[[nodiscard]] std::vector<TileEstimate> rank_tiles(int m, int n, int k, bool b_rows_aligned,
+                                                   const DeviceTuning& device);
 // The same for these arguments on the current device.
 [[nodiscard]] TileChoice choose_tiles(const GemmArgs& args);
 

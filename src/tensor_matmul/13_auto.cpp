@@ -79,7 +79,7 @@ DevicePlan device_plan() {
 }
 
 std::string choice_name(const KernelChoice& c) {
-  return c.splits > 1 ? fmt::format("{}, K in {} ranges", c.kernel, c.splits) : std::string(c.kernel);
+  return c.splits > 1 ? fmt::format("{} (K in {} ranges)", c.kernel, c.splits) : fmt::format("{} (K whole)", c.kernel);
 }
 
 std::string launch_plan(const Shape& s, DType type) {

@@ -19,6 +19,7 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -668,4 +669,29 @@ TEST(ExplainMeasure, OneSessionAttributesEachLaunchToItsRequest) {
   EXPECT_THROW((void)explain::detail::read_measurements("==ERROR== no such metric\n", requests, processes,
                                                         explain::Counters::kWavefronts),
                std::runtime_error);
+}
+
+// The choosers say what they launch and why: the choice with its predicted time, then the next
+// three with theirs, from the model and the rates of the measured device when there is no GPU.
+TEST(ExplainChooser, NamesTheChoiceAndTheRunnersUp) {
+  for (const auto& [id, size] : {std::pair{"matmul/autotuned", "333x777x5000"},
+                                 std::pair{"tensor-matmul/auto", "256x256x65536"}}) {
+    SCOPED_TRACE(id);
+    std::optional<VariantInfo> v;  // a copy: a family builds its records on each call
+    for (const BenchFamily* f : families())
+      for (const VariantInfo& info : f->variants())
+        if (info.id() == id) v = info;
+    ASSERT_TRUE(v.has_value());
+    ASSERT_NE(v->launch_plan, nullptr);
+    const std::string plan = v->launch_plan(parse_shape(size), v->dtypes.front());
+    EXPECT_NE(plan.find("predicted"), std::string::npos) << plan;
+    const auto runners = plan.find("runners-up: ");
+    ASSERT_NE(runners, std::string::npos) << plan;
+    // Three runners-up, each with a time in microseconds.
+    const std::string rest = plan.substr(runners);
+    EXPECT_EQ(std::count(rest.begin(), rest.end(), ','), 2) << rest;
+    std::size_t times = 0;
+    for (std::size_t at = rest.find(" us"); at != std::string::npos; at = rest.find(" us", at + 1)) ++times;
+    EXPECT_EQ(times, 3U) << rest;
+  }
 }
