@@ -14,11 +14,13 @@ The model of one choice (a kernel, K in R ranges) on an m x n x k product:
   compute = rounds x a round; memory = A and B in the input type read at DRAM speed
   time = launch_ns + max(compute, memory) + extras (split-K: a second launch reading R partial
          sums and writing C, (R + 1) x M x N floats at partial_bytes_per_ns; tf32 on wgmma: a
-         launch that transposes B, K x N floats read and written at DRAM speed)
+         launch that transposes B, K x N floats read and written at DRAM speed; unaligned
+         operands: a launch copying them, not fitted: the sweep's shapes are aligned)
 Fitted here: per kernel and type class its rate and item_ns (a grid search over its whole-K
-rows), launch_ns and l2_bytes_per_ns (a scan minimising the log error of every whole-K row),
-dram_bytes_per_ns (the skinny shape's best candidate) and partial_bytes_per_ns (by a scan over the
-split rows).
+rows; the kernel keeps the mean of its two classes' item_ns), launch_ns and l2_bytes_per_ns (a
+scan minimising the log error of every whole-K row), dram_bytes_per_ns from A, B and C over the
+skinny shape's fastest time (C is 0.4% of those bytes there), and partial_bytes_per_ns
+(a scan over the split rows). The JSON keeps every swept time and the model's prediction of it.
 """
 import argparse
 import json
@@ -64,12 +66,16 @@ def geometry(kernel, splits, size, dtype, sms):
     active = min(items, bps * sms)
     return {"rounds": cdiv(items, bps * sms), "macs": per * bm * bn * k_step * bps, "ranges": count,
             "mn": m * n, "bytes": ELEM[dtype] * (m * k + k * n), "kn": k * n,
-            "streamed": per * (bm + bn) * 128 * active, "stored": 4 * bm * bn * active}
+            "streamed": per * (bm + bn) * 128 * active, "stored": 4 * bm * bn * active,
+            "mk": m * k, "aligned": k % (16 // ELEM[dtype]) == 0 and n % (16 // ELEM[dtype]) == 0}
 
 
 def extras(kernel, dtype, g, p):
     hopper = KERNELS[kernel][3]
     ns = p["launch_ns"]
+    if not g["aligned"]:  # not fitted (the sweep's shapes are aligned); as 13_auto.cpp counts it
+        copied = g["mk"] + (0 if hopper and dtype == "tf32" else g["kn"])
+        ns += p["launch_ns"] + 2 * ELEM[dtype] * copied / p["dram_bytes_per_ns"]
     if g["ranges"] > 1:
         ns += p["launch_ns"] + (g["ranges"] + 1) * 4 * g["mn"] / p["partial_bytes_per_ns"]
     if hopper and dtype == "tf32":
@@ -213,7 +219,18 @@ def main():
     tag = "h200" if "H200" in d["name"] else "h100" if "H100" in d["name"] else "device"
     device = {"name": d["name"], "cc_major": cc_major, "cc_minor": cc_minor, "sms": d["sms"], "file_tag": tag}
     out = {"device": device, **{k: (round(v, 1) if isinstance(v, float) and k.endswith("ns") else v) for k, v in p.items()},
-           "measured_ns": {f"{k}/k{s} {size} {dt}": round(t, 1) for (k, s, size, dt), t in sorted(times.items())}}
+           "measured_ns": {f"{k}/k{s} {size} {dt}": round(t, 1) for (k, s, size, dt), t in sorted(times.items())},
+           # The model's time for each swept choice with the rates as the table rounds them: a cpu
+           # test checks that src/tensor_matmul/13_auto.cpp predicts the same.
+           "predicted_ns": {}}
+    for name, r in p["rates"].items():
+        for key in ("two_byte", "tf32", "item_ns"):
+            r[key] = round(r[key], 1)
+    for key in ("launch_ns", "dram_bytes_per_ns", "l2_bytes_per_ns", "partial_bytes_per_ns"):
+        p[key] = round(p[key], 1)
+    for (k, s, size, dt) in sorted(times):
+        if k in p["rates"]:
+            out["predicted_ns"][f"{k}/k{s} {size} {dt}"] = round(predict(k, s, size, dt, p, d["sms"]), 3)
     json.dump(out, open(args.json, "w"), indent=1)
     open(args.table, "w").write(table(p, device))
     print(f"launch {p['launch_ns']:.0f} ns, dram {p['dram_bytes_per_ns']:.0f} B/ns, L2 {p['l2_bytes_per_ns']:.0f} B/ns, partial sums "

@@ -151,13 +151,15 @@ std::string tile_listing(std::size_t columns) {
   return out;
 }
 
-// A and B in the input type, C in float, and the workspace of unaligned operands.
+// A and B in the input type, C in float, and the workspace: unaligned operands, partial sums.
 std::size_t device_bytes(const Shape& shape, DType type) {
   const GemmShape g = gemm_shape(shape);
   const auto m = static_cast<std::size_t>(g.m);
   const auto n = static_cast<std::size_t>(g.n);
   const auto k = static_cast<std::size_t>(g.k);
-  return 2 * (m * k + k * n) * dtype_bytes(type) + m * n * sizeof(float) + (std::size_t{1} << 20);
+  // Plus room for split-K's partial sums: two waves of 128 x 256 tiles of floats on 132 SMs.
+  constexpr std::size_t kPartialSums = std::size_t{2} * 132 * 128 * 256 * sizeof(float);
+  return 2 * (m * k + k * n) * dtype_bytes(type) + m * n * sizeof(float) + kPartialSums + (std::size_t{1} << 20);
 }
 
 }  // namespace

@@ -63,18 +63,20 @@ const KernelRate& rate_of(const TensorTuning& device, std::string_view kernel) {
 
 // The current device's tuning, and whether it runs the Hopper kernels.
 struct DevicePlan {
-  const TensorTuning* tuning;
+  TensorTuning tuning;  // with this device's SMs, for a device the rates were not measured on
   bool hopper;
   const char* where;
 };
 DevicePlan device_plan() {
-  if (!device_supported()) return {&tensor_tunings().front(), true, "the measured GPU"};
+  if (!device_supported()) return {tensor_tunings().front(), true, "the measured GPU"};
   static smemlab::detail::PerDevice<DevicePlan> plans;
   return plans.get([] {
     const int sms = smemlab::detail::sm_count();
     const int major = smemlab::detail::device_attribute<cudaDevAttrComputeCapabilityMajor>();
     const int minor = smemlab::detail::device_attribute<cudaDevAttrComputeCapabilityMinor>();
-    return DevicePlan{&tensor_tuning(major, minor, sms), detail::why_no_wgmma().empty(), "this GPU"};
+    TensorTuning tuning = tensor_tuning(major, minor, sms);
+    tuning.sms = sms;
+    return DevicePlan{tuning, detail::why_no_wgmma().empty(), "this GPU"};
   });
 }
 
@@ -86,10 +88,10 @@ std::string launch_plan(const Shape& s, DType type) {
   const GemmShape g = gemm_shape(s);
   const DevicePlan d = device_plan();
   const bool aligned = g.k % (16 / dtype_bytes(type)) == 0 && g.n % (16 / dtype_bytes(type)) == 0;
-  const auto ranked = rank_kernels(g.m, g.n, g.k, type, aligned, d.hopper, *d.tuning);
+  const auto ranked = rank_kernels(g.m, g.n, g.k, type, aligned, d.hopper, d.tuning);
   const KernelEstimate& best = ranked.front();
   std::string out = fmt::format("{}: {} tiles, {} items, {:.2f} waves on the {} SMs of {}; predicted {:.1f} us",
-                                choice_name(best.choice), best.tiles, best.items, best.waves, d.tuning->sms, d.where,
+                                choice_name(best.choice), best.tiles, best.items, best.waves, d.tuning.sms, d.where,
                                 best.ns / 1000.0);
   if (best.memory_ns > best.compute_ns) out += " (memory-bound)";
   out += "; runners-up:";
@@ -134,10 +136,14 @@ KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType i
   e.extra_ns = device.launch_ns;
   if (ranges.count > 1)  // the second kernel reads every range's sums and writes C
     e.extra_ns += device.launch_ns + (ranges.count + 1.0) * 4.0 * mn / device.partial_bytes_per_ns;
-  if (!aligned)  // an unaligned operand copied to aligned rows first (at most both)
-    e.extra_ns += device.launch_ns + 2.0 * elem * (static_cast<double>(m) * k + static_cast<double>(k) * n) /
+  // Not fitted (the sweep's shapes are aligned): an unaligned operand copied to aligned rows
+  // first, counted as both; on wgmma in tf32, B's transpose replaces B's copy.
+  const bool transposes_b = s.hopper && input == DType::tf32;
+  if (!aligned)
+    e.extra_ns += device.launch_ns + 2.0 * elem *
+                                         (static_cast<double>(m) * k + (transposes_b ? 0.0 : static_cast<double>(k) * n)) /
                                          device.dram_bytes_per_ns;
-  if (s.hopper && input == DType::tf32)  // wgmma reads B's transpose
+  if (transposes_b)  // wgmma reads B's transpose
     e.extra_ns += device.launch_ns + 8.0 * k * n / device.dram_bytes_per_ns;
   e.ns = e.extra_ns + std::max(e.compute_ns, e.memory_ns);
   return e;
@@ -174,7 +180,7 @@ KernelChoice choose_kernel(const GemmArgs& args) {
   static smemlab::detail::Memo<Key, KernelChoice> choices;
   return choices.get(Key{device, args.m, args.n, args.k, args.input, aligned}, [&] {
     const DevicePlan d = device_plan();
-    return rank_kernels(args.m, args.n, args.k, args.input, aligned, d.hopper, *d.tuning).front().choice;
+    return rank_kernels(args.m, args.n, args.k, args.input, aligned, d.hopper, d.tuning).front().choice;
   });
 }
 

@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 #include "smemlab/error.hpp"
+#include "tensor_matmul/repack.hpp"
 
 namespace smemlab::tensor_matmul::detail {
 namespace {
@@ -57,6 +60,7 @@ __global__ void __launch_bounds__(kThreads)
 
 KRanges k_ranges(int k, int k_step, int splits) {
   const int steps = (k + k_step - 1) / k_step;
+  if (steps < 1) return {1, 0};  // no K: one empty range (validate refuses k < 1 before any launch)
   const int per_range = (steps + std::max(splits, 1) - 1) / std::max(splits, 1);
   return {(steps + per_range - 1) / per_range, per_range};
 }
@@ -67,7 +71,13 @@ std::size_t partial_sums_bytes(const GemmArgs& args, int count) {
 
 PartialSums::PartialSums(const GemmArgs& args, int count, std::size_t offset, cudaStream_t stream) : stream_(stream) {
   if (args.workspace != nullptr) {
-    data_ = reinterpret_cast<float*>(static_cast<char*>(args.workspace) + round_up(offset, 256));
+    char* const at = workspace_start(args) + round_up(offset, 256);
+    const auto end = static_cast<std::size_t>(at - static_cast<char*>(args.workspace)) + partial_sums_bytes(args, count);
+    if (end > args.workspace_size)
+      throw std::invalid_argument("gemm: a workspace of " + std::to_string(args.workspace_size) +
+                                  " bytes is smaller than the " + std::to_string(end) + " that " +
+                                  std::to_string(count) + " ranges of K need");
+    data_ = reinterpret_cast<float*>(at);
     return;
   }
   SMEMLAB_CUDA_CHECK(cudaMallocAsync(&owned_, partial_sums_bytes(args, count), stream));

@@ -23,7 +23,9 @@ struct KRanges {
 [[nodiscard]] std::size_t partial_sums_bytes(const GemmArgs& args, int count);
 
 // For the lifetime of the object: room for the partial sums, in the caller's workspace from
-// `offset` bytes on (rounded up to 256), or allocated on the stream for the call.
+// `offset` bytes past its aligned start (rounded up to 256), or allocated on the stream for the
+// call. Throws std::invalid_argument, before any work, when the caller's workspace is too small
+// for them (a choice of ranges other than the variants', made by hand).
 class PartialSums {
  public:
   PartialSums(const GemmArgs& args, int count, std::size_t offset, cudaStream_t stream);

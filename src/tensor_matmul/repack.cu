@@ -49,7 +49,7 @@ AlignedOperands::AlignedOperands(const GemmArgs& args, const LaunchContext& ctx,
   const Repack b = b_operand == BOperand::transposed ? transposed_of(args)
                                                      : repack_of(args.b, args.k, args.n, args.ldb, args.input);
   if (a.bytes + b.bytes == 0) return;
-  char* scratch = static_cast<char*>(args.workspace);
+  char* scratch = workspace_start(args);
   if (scratch != nullptr) workspace_used_ = a.bytes + b.bytes;
   if (scratch == nullptr) {
     SMEMLAB_CUDA_CHECK(cudaMallocAsync(&owned_, a.bytes + b.bytes, ctx.stream));
@@ -75,6 +75,12 @@ AlignedOperands::AlignedOperands(const GemmArgs& args, const LaunchContext& ctx,
   }
 }
 
+char* workspace_start(const GemmArgs& args) {
+  if (args.workspace == nullptr) return nullptr;
+  const auto at = reinterpret_cast<std::uintptr_t>(args.workspace);
+  return static_cast<char*>(args.workspace) + (round_up(at, kWorkspaceAlignment) - at);
+}
+
 AlignedOperands::~AlignedOperands() {
   if (owned_ != nullptr) (void)cudaFreeAsync(owned_, stream_);  // nothing to report from a destructor
 }
@@ -91,7 +97,8 @@ std::size_t workspace_bytes(const GemmArgs& args) {
   if (detail::why_no_wgmma().empty())
     ranges = std::max(split_k_ranges(args.m, args.n, args.k, args.input, smemlab::detail::sm_count()),
                       choose_kernel(args).splits);
-  return copies + detail::partial_sums_bytes(args, ranges);
+  const std::size_t scratch = copies + detail::partial_sums_bytes(args, ranges);
+  return scratch > 0 ? scratch + detail::kWorkspaceAlignment - 1 : 0;
 }
 
 }  // namespace smemlab::tensor_matmul

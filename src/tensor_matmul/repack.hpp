@@ -17,6 +17,13 @@ namespace smemlab::tensor_matmul::detail {
 // row-major (N contiguous): those variants read B's transpose, N x K, copied first.
 enum class BOperand { row_major, transposed };
 
+// Where the variants' scratch starts in the caller's workspace: its first 256-byte boundary, so
+// that the copies and partial sums placed in it are aligned whatever the caller's pointer
+// (workspace_bytes counts the up to 255 bytes skipped); null without a workspace.
+[[nodiscard]] char* workspace_start(const GemmArgs& args);
+// Bytes skipped at the workspace's start for alignment.
+inline constexpr std::size_t kWorkspaceAlignment = 256;
+
 // For the lifetime of the object: args with A and B replaced by aligned copies where needed
 // (and B by its transpose, ldb then its leading dimension, when asked).
 class AlignedOperands {
@@ -26,7 +33,7 @@ class AlignedOperands {
   AlignedOperands(const AlignedOperands&) = delete;
   AlignedOperands& operator=(const AlignedOperands&) = delete;
   [[nodiscard]] const GemmArgs& args() const { return args_; }
-  // Bytes of the caller's workspace the copies take, from its start (0 without a workspace).
+  // Bytes of the caller's workspace the copies take, from workspace_start (0 without one).
   [[nodiscard]] std::size_t workspace_used() const { return workspace_used_; }
 
  private:
