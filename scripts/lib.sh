@@ -64,3 +64,13 @@ smemlab_build() {
   fi
   cmake --build "$smemlab_build_dir" -j "$(nproc)"
 }
+
+# The smemlab to run: $SMEMLAB when set, else the build folder's, built first.
+smemlab_binary() {
+  if [ -n "${SMEMLAB:-}" ]; then
+    echo "$SMEMLAB"
+    return
+  fi
+  smemlab_build >/dev/null || return 1
+  echo "$smemlab_build_dir/smemlab"
+}

@@ -10,11 +10,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 OUT=${OUT:-$smemlab_root/gpu-out}
 mkdir -p "$OUT"
-smemlab="${SMEMLAB:-}"
-if [ -z "$smemlab" ]; then
-  smemlab_build >/dev/null
-  smemlab="$smemlab_build_dir/smemlab"
-fi
+smemlab=$(smemlab_binary)
 reps=11
 if [ "${1:-}" = --reps ]; then
   reps=$2

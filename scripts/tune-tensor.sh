@@ -9,11 +9,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 OUT=${OUT:-$smemlab_root/gpu-out}
 mkdir -p "$OUT"
-smemlab="${SMEMLAB:-}"
-if [ -z "$smemlab" ]; then
-  smemlab_build >/dev/null
-  smemlab="$smemlab_build_dir/smemlab"
-fi
+smemlab=$(smemlab_binary)
 reps=11
 [ "${1:-}" = --reps ] && reps=$2
 "$smemlab" bench --family tensor-matmul-tiles --full --type bf16,tf32 --reps "$reps" --warmup 2 --quiet \

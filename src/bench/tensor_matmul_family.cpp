@@ -20,6 +20,7 @@
 #include "smemlab/error.hpp"
 #include "smemlab/tensor_matmul.hpp"
 #include "tensor_matmul/partial_sums.hpp"
+#include "tensor_matmul/repack.hpp"
 #include "tensor_matmul/tensor_map.hpp"
 #include "tensor_matmul/tuning.hpp"
 
@@ -77,7 +78,8 @@ std::vector<BenchRow> run_typed(const BenchFamily& self, const GemmShape& d, DTy
   int ranges = 1;
   for (const TensorCandidate& c : candidates) ranges = std::max(ranges, c.ranges);
   DeviceBuffer<std::byte> workspace(tensor_matmul::workspace_bytes(args) +
-                                    tensor_matmul::detail::partial_sums_bytes(args, ranges) + 256);
+                                    tensor_matmul::detail::partial_sums_bytes(args, ranges) +
+                                    tensor_matmul::detail::kWorkspaceAlignment);
   args.workspace = workspace.data();
   args.workspace_size = workspace.size();
 
@@ -132,7 +134,7 @@ std::string tile_listing(std::size_t columns) {
            "timed against cuBLAS; scripts/tune-tensor.sh fits the chooser's rates to them. A choice is named "
            "tensor-matmul-tiles/KERNEL/kR: the kernel, with K in R ranges (k1: K whole), such as "
            "tensor-matmul-tiles/wgmma128x256/k8. A run skips the ranges the chooser would not weigh at its "
-           "size (items past two waves).",
+           "size (ranges under 4 K-steps, items past two waves).",
            0, columns) +
       "\n\n";
   out += wrap(fmt::format("tensor-matmul-tiles/cublas  {}", tensor_matmul::find("cublas").info.description), 2,
@@ -220,14 +222,10 @@ const BenchFamily& tensor_matmul_tiles_family() {
            const auto& kernel = *std::find_if(shapes.begin(), shapes.end(),
                                               [&](const auto& s) { return s.name == it->second.kernel; });
            if (kernel.hopper && !hopper) continue;
-           // Only the ranges the chooser weighs: as many as asked, items within two waves.
+           // Only the ranges the chooser weighs at this size.
            const GemmShape d = gemm_shape(shape);
            const int splits = it->second.splits;
-           const long long tiles = static_cast<long long>((d.m + kernel.bm - 1) / kernel.bm) * ((d.n + kernel.bn - 1) / kernel.bn);
-           const int k_step = 128 / static_cast<int>(dtype_bytes(type));
-           if (splits > 1 && (tensor_matmul::detail::k_ranges(d.k, k_step, splits).count != splits ||
-                              tiles * splits > 2LL * kernel.blocks_per_sm * ctx.device.sms))
-             continue;
+           if (splits > 1 && !tensor_matmul::weighs_split(kernel, splits, d.m, d.n, d.k, type, ctx.device.sms)) continue;
            candidates.push_back({it->first,
                                  [choice = it->second](const tensor_matmul::GemmArgs& g, const LaunchContext& lc) {
                                    tensor_matmul::validate(g);

@@ -28,12 +28,15 @@ constexpr int kSplitRasterGroup = 8;
 
 int device_sm_count() { return why_no_wgmma().empty() ? smemlab::detail::sm_count() : 132; }
 
+long long wide_tiles(int m, int n) {
+  return static_cast<long long>((m + WideConfig::kBM - 1) / WideConfig::kBM) * ((n + WideConfig::kBN - 1) / WideConfig::kBN);
+}
+
 std::string launch_plan(const Shape& s, DType type) {
   const GemmShape g = gemm_shape(s);
   const int sms = device_sm_count();
   const int splits = split_k_ranges(g.m, g.n, g.k, type, sms);
-  const long long tiles = static_cast<long long>((g.m + WideConfig::kBM - 1) / WideConfig::kBM) *
-                          ((g.n + WideConfig::kBN - 1) / WideConfig::kBN);
+  const long long tiles = wide_tiles(g.m, g.n);
   if (splits == 1) return std::to_string(tiles) + " tiles of 128x256 for " + std::to_string(sms) + " SMs: K whole (10's kernel)";
   return std::to_string(tiles) + " tiles of 128x256 x " + std::to_string(splits) + " ranges of K = " +
          std::to_string(tiles * splits) + " items for " + std::to_string(sms) + " SMs; partial sums " +
@@ -75,16 +78,13 @@ TensorVariant split_k_variant() {
 }  // namespace detail
 
 int split_k_ranges(int m, int n, int k, DType input, int sms) {
-  using detail::WideConfig;
-  const long long tiles =
-      static_cast<long long>((m + WideConfig::kBM - 1) / WideConfig::kBM) * ((n + WideConfig::kBN - 1) / WideConfig::kBN);
+  const long long tiles = detail::wide_tiles(m, n);
   if (tiles * 2 > sms) return 1;  // half the SMs or more busy: the parts' traffic costs more than it buys
-  const int steps = (k + 128 / static_cast<int>(dtype_bytes(input)) - 1) / (128 / static_cast<int>(dtype_bytes(input)));
+  const int k_step = detail::k_step(input);
+  const int steps = detail::k_ranges(k, k_step, 1).steps_per_range;
   // Every range keeps at least two rings of stages, so that copies overlap the math.
-  const int most = std::max(1, steps / (2 * WideConfig::kStages));
-  return detail::k_ranges(k, 128 / static_cast<int>(dtype_bytes(input)),
-                          std::min(most, static_cast<int>(sms / tiles)))
-      .count;
+  const int most = std::max(1, steps / (2 * detail::WideConfig::kStages));
+  return detail::k_ranges(k, k_step, std::min(most, static_cast<int>(sms / tiles))).count;
 }
 
 }  // namespace smemlab::tensor_matmul

@@ -116,7 +116,7 @@ KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType i
   const KernelShape& s = shape_of(choice.kernel);
   const KernelRate& r = rate_of(device, choice.kernel);
   const auto elem = static_cast<double>(dtype_bytes(input));
-  const int k_step = 128 / static_cast<int>(dtype_bytes(input));
+  const int k_step = detail::k_step(input);
   const detail::KRanges ranges = detail::k_ranges(k, k_step, s.splits_k ? choice.splits : 1);
   KernelEstimate e;
   e.choice = {choice.kernel, ranges.count};
@@ -149,19 +149,20 @@ KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType i
   return e;
 }
 
+bool weighs_split(const KernelShape& s, int splits, int m, int n, int k, DType input, int sms) {
+  const detail::KRanges r = detail::k_ranges(k, detail::k_step(input), splits);
+  return s.splits_k && r.count == splits && r.steps_per_range >= kMinStepsPerRange &&
+         ceil_div(m, s.bm) * ceil_div(n, s.bn) * splits <= 2LL * s.blocks_per_sm * sms;
+}
+
 std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool aligned, bool hopper,
                                          const TensorTuning& device) {
   std::vector<KernelEstimate> out;
-  const int k_step = 128 / static_cast<int>(dtype_bytes(input));
   for (const KernelShape& s : kKernels) {
     if (s.hopper && !hopper) continue;
     out.push_back(estimate({s.name, 1}, m, n, k, input, aligned, device));
-    if (!s.splits_k) continue;
-    const long long tiles = ceil_div(m, s.bm) * ceil_div(n, s.bn);
     for (const int splits : kSplits) {
-      const detail::KRanges r = detail::k_ranges(k, k_step, splits);
-      if (r.count != splits || r.steps_per_range < kMinStepsPerRange) break;
-      if (tiles * splits > 2LL * s.blocks_per_sm * device.sms) break;
+      if (!weighs_split(s, splits, m, n, k, input, device.sms)) break;
       out.push_back(estimate({s.name, splits}, m, n, k, input, aligned, device));
     }
   }

@@ -11,6 +11,9 @@
 
 namespace smemlab::tensor_matmul::detail {
 
+// Elements of K in one K-step of the tensor-core kernels: 128 bytes of the input type.
+[[nodiscard]] constexpr int k_step(DType input) { return 128 / static_cast<int>(dtype_bytes(input)); }
+
 // K's steps of k_step elements divided into at most `splits` ranges of steps_per_range steps,
 // none empty: count = ceil(steps / steps_per_range).
 struct KRanges {

@@ -83,8 +83,12 @@ struct KernelEstimate {
 };
 [[nodiscard]] KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType input, bool aligned,
                                       const TensorTuning& device);
+// Whether the model weighs K in `splits` ranges for this kernel and shape on `sms` SMs: a
+// kernel that splits, exactly that many ranges, each of at least 4 K-steps (a ring of stages
+// fills), and its items within two waves of resident blocks.
+[[nodiscard]] bool weighs_split(const KernelShape& kernel, int splits, int m, int n, int k, DType input, int sms);
 // Every choice the model weighs (each kernel whole, the splitting ones also in 2 to 64 ranges
-// while the items fit in two waves), fastest first; the Hopper kernels only where `hopper`.
+// while weighs_split holds), fastest first; the Hopper kernels only where `hopper`.
 [[nodiscard]] std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool aligned, bool hopper,
                                                        const TensorTuning& device);
 // The fastest for these arguments on the current device.

@@ -22,6 +22,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include "core/per_device.hpp"
@@ -394,19 +395,12 @@ void launch_wgmma_with(const GemmArgs& g, cudaStream_t stream, int group, KSplit
 template <class Cfg>
 void launch_wgmma(const GemmArgs& args, const LaunchContext& ctx, int group, int splits = 1) {
   const AlignedOperands aligned(args, ctx, args.input == DType::tf32 ? BOperand::transposed : BOperand::row_major);
-  const KRanges ranges = k_ranges(args.k, 128 / static_cast<int>(dtype_bytes(args.input)), splits);
-  if (ranges.count == 1) {
-    with_input_type(args.input, [&](auto e) {
-      launch_wgmma_with<Cfg, decltype(e)>(aligned.args(), ctx.stream, group, KSplit{1, ranges.steps_per_range});
-    });
-    return;
-  }
-  const PartialSums partials(args, ranges.count, aligned.workspace_used(), ctx.stream);
-  with_input_type(args.input, [&](auto e) {
-    launch_wgmma_with<Cfg, decltype(e)>(aligned.args(), ctx.stream, group,
-                                        KSplit{ranges.count, ranges.steps_per_range, partials.data()});
-  });
-  sum_partials(partials.data(), ranges.count, args, ctx.stream);
+  const KRanges ranges = k_ranges(args.k, k_step(args.input), splits);
+  KSplit split{ranges.count, ranges.steps_per_range};
+  std::optional<PartialSums> partials;
+  if (ranges.count > 1) split.partials = partials.emplace(args, ranges.count, aligned.workspace_used(), ctx.stream).data();
+  with_input_type(args.input, [&](auto e) { launch_wgmma_with<Cfg, decltype(e)>(aligned.args(), ctx.stream, group, split); });
+  if (partials) sum_partials(split.partials, ranges.count, args, ctx.stream);
 }
 
 }  // namespace smemlab::tensor_matmul::detail
