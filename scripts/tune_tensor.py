@@ -15,9 +15,11 @@ The model of one choice (a kernel, K in R ranges) on an m x n x k product:
   time = launch_ns + max(compute, memory) + extras (split-K: a second launch reading R partial
          sums and writing C, (R + 1) x M x N floats at partial_bytes_per_ns; tf32 on wgmma: a
          launch that transposes B, K x N floats read and written at DRAM speed; unaligned
-         operands: a launch copying them, not fitted: the sweep's shapes are aligned)
+         operands, except for the in-place kernels: a launch copying them, not fitted)
 Fitted here: per kernel and type class its rate and item_ns (a grid search over its whole-K
-rows; the kernel keeps the mean of its two classes' item_ns), launch_ns and l2_bytes_per_ns (a
+rows: the aligned shapes' for the kernels that copy unaligned operands first, the unaligned
+shapes' for the in-place kernels, which run only there; the kernel keeps the mean of its two
+classes' item_ns), launch_ns and l2_bytes_per_ns (a
 scan minimising the log error of every whole-K row), dram_bytes_per_ns from A, B and C over the
 skinny shape's fastest time (C is 0.4% of those bytes there), and partial_bytes_per_ns
 (a scan over the split rows). The JSON keeps every swept time and the model's prediction of it.
@@ -28,15 +30,18 @@ import math
 import statistics
 import sys
 
-# Must match kKernels in src/tensor_matmul/13_auto.cpp: name -> (bm, bn, blocks per SM, hopper, splits K).
+# Must match kKernels in src/tensor_matmul/13_auto.cpp:
+# name -> (bm, bn, blocks per SM, hopper, splits K, reads unaligned rows in place).
 KERNELS = {
-    "mma128x256": (128, 256, 1, False, False),
-    "mma128x128": (128, 128, 1, False, False),
-    "mma64x64": (64, 64, 2, False, False),
-    "wgmma128x256": (128, 256, 1, True, True),
-    "wgmma128x128": (128, 128, 1, True, True),
-    "wgmma64x128": (64, 128, 1, True, True),
-    "clusters128x256": (128, 256, 1, True, False),
+    "mma128x256": (128, 256, 1, False, False, False),
+    "mma128x128": (128, 128, 1, False, False, False),
+    "mma64x64": (64, 64, 2, False, False, False),
+    "inplace128x128": (128, 128, 1, False, False, True),
+    "inplace64x64": (64, 64, 2, False, False, True),
+    "wgmma128x256": (128, 256, 1, True, True, False),
+    "wgmma128x128": (128, 128, 1, True, True, False),
+    "wgmma64x128": (64, 128, 1, True, True, False),
+    "clusters128x256": (128, 256, 1, True, False, False),
 }
 BIG, SHORT, SKINNY = "8192x8192x4096", "4096x4096x768", "16x8192x8192"
 ELEM = {"bf16": 2, "half": 2, "tf32": 4}
@@ -58,7 +63,7 @@ def ranges_of(k, k_step, splits):
 
 
 def geometry(kernel, splits, size, dtype, sms):
-    bm, bn, bps, _, _ = KERNELS[kernel]
+    bm, bn, bps = KERNELS[kernel][:3]
     m, n, k = mnk(size)
     k_step = 128 // ELEM[dtype]
     count, per = ranges_of(k, k_step, splits)
@@ -71,9 +76,9 @@ def geometry(kernel, splits, size, dtype, sms):
 
 
 def extras(kernel, dtype, g, p):
-    hopper = KERNELS[kernel][3]
+    hopper, in_place = KERNELS[kernel][3], KERNELS[kernel][5]
     ns = p["launch_ns"]
-    if not g["aligned"]:  # not fitted (the sweep's shapes are aligned); as 13_auto.cpp counts it
+    if not g["aligned"] and not in_place:  # not fitted; as 13_auto.cpp counts it
         copied = g["mk"] + (0 if hopper and dtype == "tf32" else g["kn"])
         ns += p["launch_ns"] + 2 * ELEM[dtype] * copied / p["dram_bytes_per_ns"]
     if g["ranges"] > 1:
@@ -116,7 +121,8 @@ def fit(rows, sms):
         for kernel in KERNELS:
             rate = {}
             for cls, members in (("two_byte", ["bf16", "half"]), ("tf32", ["tf32"])):
-                keys = [key for key in times if key[0] == kernel and key[1] == 1 and key[3] in members]
+                keys = [key for key in times if key[0] == kernel and key[1] == 1 and key[3] in members
+                        and (KERNELS[kernel][5] or geometry(kernel, 1, key[2], key[3], sms)["aligned"])]
                 if not keys:
                     continue
                 cases = [(geometry(kernel, 1, key[2], key[3], sms), key[3], times[key]) for key in keys]

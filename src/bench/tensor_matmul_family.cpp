@@ -134,7 +134,8 @@ std::string tile_listing(std::size_t columns) {
            "timed against cuBLAS; scripts/tune-tensor.sh fits the chooser's rates to them. A choice is named "
            "tensor-matmul-tiles/KERNEL/kR: the kernel, with K in R ranges (k1: K whole), such as "
            "tensor-matmul-tiles/wgmma128x256/k8. A run skips the ranges the chooser would not weigh at its "
-           "size (ranges under 4 K-steps, items past two waves).",
+           "size (ranges under 4 K-steps, items past two waves), and the in-place kernels where the rows are "
+           "16-byte aligned (there they are the mma kernels of their tiles).",
            0, columns) +
       "\n\n";
   out += wrap(fmt::format("tensor-matmul-tiles/cublas  {}", tensor_matmul::find("cublas").info.description), 2,
@@ -146,7 +147,10 @@ std::string tile_listing(std::size_t columns) {
       if (r == 1 || s.splits_k) ranges += fmt::format("{}k{}", ranges.empty() ? "" : " ", r);
     out += wrap(fmt::format("{}: {}x{} tiles, {} per SM, {}; {}", s.name, s.bm, s.bn,
                             count_of(s.blocks_per_sm, "block"),
-                            s.hopper ? "wgmma (compute capability 9.0)" : "mma.sync", ranges),
+                            s.hopper     ? "wgmma (compute capability 9.0)"
+                            : s.in_place ? "mma.sync reading unaligned rows in place"
+                                         : "mma.sync",
+                            ranges),
                 0, columns) +
            "\n";
   }
@@ -202,9 +206,11 @@ const BenchFamily& tensor_matmul_tiles_family() {
   static const BenchFamily family(
       {.name = "tensor-matmul-tiles",
        .form = SizeForm::gemm,
-       // The shapes the chooser's rates are fitted to (scripts/tune-tensor.sh).
+       // The shapes the chooser's rates are fitted to (scripts/tune-tensor.sh); the odd ones (rows
+       // not 16-byte aligned) fit the in-place kernels' rates.
        .sizes = {"8192x8192x4096", "4096x4096x768", "256x256x65536"},
-       .full_sizes = {"8192x8192x4096", "4096x4096x768", "256x256x65536", "2048x2048x2048", "16x8192x8192"},
+       .full_sizes = {"8192x8192x4096", "4096x4096x768", "256x256x65536", "2048x2048x2048", "16x8192x8192",
+                      "1023x1025x127", "255x513x1021", "1531x1021x2053"},
        .explain_size = "4096",
        .dtypes = kTensorInputs,
        .in_default_run = false,
@@ -222,8 +228,10 @@ const BenchFamily& tensor_matmul_tiles_family() {
            const auto& kernel = *std::find_if(shapes.begin(), shapes.end(),
                                               [&](const auto& s) { return s.name == it->second.kernel; });
            if (kernel.hopper && !hopper) continue;
-           // Only the ranges the chooser weighs at this size.
+           // Only the ranges the chooser weighs at this size, and in-place reads of unaligned rows.
            const GemmShape d = gemm_shape(shape);
+           const int chunk = static_cast<int>(16 / dtype_bytes(type));
+           if (kernel.in_place && d.k % chunk == 0 && d.n % chunk == 0) continue;
            const int splits = it->second.splits;
            if (splits > 1 && !tensor_matmul::weighs_split(kernel, splits, d.m, d.n, d.k, type, ctx.device.sms)) continue;
            candidates.push_back({it->first,

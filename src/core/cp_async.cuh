@@ -4,9 +4,14 @@
 // zero-filled, so a copy that reaches past a matrix's edge needs no separate clearing.
 namespace smemlab::detail {
 
-__device__ __forceinline__ void cp_async4(void* dst, const void* src, bool valid) {
+// dst and src 4-byte aligned; src_bytes in [0, 4].
+__device__ __forceinline__ void cp_async4_bytes(void* dst, const void* src, int src_bytes) {
   const auto s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s), "l"(src), "r"(valid ? 4 : 0));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s), "l"(src), "r"(src_bytes));
+}
+
+__device__ __forceinline__ void cp_async4(void* dst, const void* src, bool valid) {
+  cp_async4_bytes(dst, src, valid ? 4 : 0);
 }
 
 // dst and src 16-byte aligned; src_bytes in [0, 16].

@@ -30,7 +30,7 @@ struct WmmaTypes<Tf32> {
   static constexpr int kK = 8;
 };
 
-template <class E, bool Vector>
+template <class E, int Granule>
 __global__ void __launch_bounds__(WmmaConfig::kThreads) wmma_gemm_kernel(GemmArgs g) {
   using Cfg = WmmaConfig;
   using A = ATile<Layout::padded>;
@@ -58,9 +58,9 @@ __global__ void __launch_bounds__(WmmaConfig::kThreads) wmma_gemm_kernel(GemmArg
   const int steps = (g.k + kBK - 1) / kBK;
   for (int step = 0; step < steps; ++step) {
     if (t.edge || (step + 1) * kBK > g.k) {
-      copy_k_step<E, Cfg::kBM, Cfg::kBN, Cfg::kThreads, Layout::padded, Vector, true>(g, t, step * kBK, a_tile, b_tile);
+      copy_k_step<E, Cfg::kBM, Cfg::kBN, Cfg::kThreads, Layout::padded, Granule, true>(g, t, step * kBK, a_tile, b_tile);
     } else {
-      copy_k_step<E, Cfg::kBM, Cfg::kBN, Cfg::kThreads, Layout::padded, Vector, false>(g, t, step * kBK, a_tile, b_tile);
+      copy_k_step<E, Cfg::kBM, Cfg::kBN, Cfg::kThreads, Layout::padded, Granule, false>(g, t, step * kBK, a_tile, b_tile);
     }
     cp_async_commit();
     cp_async_wait<0>();
@@ -113,24 +113,25 @@ __global__ void __launch_bounds__(WmmaConfig::kThreads) wmma_gemm_kernel(GemmArg
     }
 }
 
-template <class E, bool Vector>
+template <class E, int Granule>
 void launch_wmma_with(const GemmArgs& g, cudaStream_t stream) {
   constexpr std::size_t kSmem = WmmaConfig::kSmemBytes<E>;
   static_assert(8 * 16 * 16 * sizeof(float) <= kSmem, "the epilogue's staging fits in the tiles");
-  smemlab::detail::allow_dynamic_smem(wmma_gemm_kernel<E, Vector>, kSmem);
+  smemlab::detail::allow_dynamic_smem(wmma_gemm_kernel<E, Granule>, kSmem);
   const long long tiles = static_cast<long long>((g.m + 127) / 128) * ((g.n + 127) / 128);
   if (tiles > 0x7FFFFFFFLL) throw std::invalid_argument("gemm: C has more tiles than a grid holds");
-  wmma_gemm_kernel<E, Vector><<<static_cast<unsigned>(tiles), WmmaConfig::kThreads, kSmem, stream>>>(g);
+  wmma_gemm_kernel<E, Granule><<<static_cast<unsigned>(tiles), WmmaConfig::kThreads, kSmem, stream>>>(g);
   SMEMLAB_LAUNCH_CHECK();
 }
 
 void launch_wmma(const GemmArgs& g, const LaunchContext& ctx) {
   with_input_type(g.input, [&](auto e) {
     using E = decltype(e);
+    // 16-byte copies where the rows allow them, else one element at a time.
     if (operands_16b_aligned(g)) {
-      launch_wmma_with<E, true>(g, ctx.stream);
+      launch_wmma_with<E, 16>(g, ctx.stream);
     } else {
-      launch_wmma_with<E, false>(g, ctx.stream);
+      launch_wmma_with<E, kElemBytes<E>>(g, ctx.stream);
     }
   });
 }

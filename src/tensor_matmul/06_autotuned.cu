@@ -104,6 +104,10 @@ std::string launch_plan(const Shape& s, DType type) {
 }  // namespace
 
 void launch_mma_kernel(std::string_view kernel, const GemmArgs& args, const LaunchContext& ctx) {
+  if (kernel.starts_with("inplace")) {  // the operands' rows as they are, however aligned
+    option_named(kernel.substr(7)).launch(args, ctx.stream, kRasterGroup);
+    return;
+  }
   const AlignedOperands aligned(args, ctx);
   const std::string_view config = kernel.substr(kernel.starts_with("mma") ? 3 : 0);
   option_named(config).launch(aligned.args(), ctx.stream, kRasterGroup);

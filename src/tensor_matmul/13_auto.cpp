@@ -1,8 +1,9 @@
 // 13 — the default call: one chooser over every kernel of the family. Changed from 06, which
 // chose among three mma.sync tiles by waves alone: the candidates are now also the Hopper
 // kernels (10's 128 x 256 tiles, 12's 128 x 128 and 64 x 128 tiles with K whole or in ranges,
-// 11's clusters), and each is timed by a model of the launch fed with rates measured on the
-// device (tuning_table.cpp). The model counts, per candidate:
+// 11's clusters) and, for operands whose rows are not 16-byte aligned, 06's small tiles reading
+// them in place instead of copying them first; each is timed by a model of the launch fed with
+// rates measured on the device (tuning_table.cpp). The model counts, per candidate:
 // - waves: items (tiles x ranges of K) over resident blocks; the busiest block's items each
 //   take a fixed time, their K-loop and their epilogue. The K-loop runs at the kernel's
 //   measured rate, or slower where the busy blocks' operand tiles, (BM + BN) x 128 bytes a
@@ -10,7 +11,9 @@
 //   at once share the DRAM's speed;
 // - bytes: A and B read once at DRAM speed, a floor under the kernel's time (the skinny
 //   products, 16 x 8192 x 8192, are memory-bound);
-// - the extra launches and traffic: split-K's partial sums, repacked or transposed operands.
+// - the extra launches and traffic: split-K's partial sums, repacked or transposed operands
+//   (for a small product, the copy launches cost more than the product: reading the rows in
+//   place, at a slower rate, saves them).
 // Should buy: each shape runs at the speed of the family's best kernel for it; on a GPU without
 // wgmma only the mma.sync kernels are weighed.
 #include <fmt/format.h>
@@ -33,10 +36,12 @@
 namespace smemlab::tensor_matmul {
 namespace {
 
-constexpr std::array<KernelShape, 7> kKernels{{
+constexpr std::array<KernelShape, 9> kKernels{{
     {"mma128x256", 128, 256, 1, false, false},
     {"mma128x128", 128, 128, 1, false, false},
     {"mma64x64", 64, 64, 2, false, false},
+    {"inplace128x128", 128, 128, 1, false, false, true},
+    {"inplace64x64", 64, 64, 2, false, false, true},
     {"wgmma128x256", 128, 256, 1, true, true},
     {"wgmma128x128", 128, 128, 1, true, true},
     {"wgmma64x128", 64, 128, 1, true, true},
@@ -55,9 +60,14 @@ const KernelShape& shape_of(std::string_view kernel) {
   throw UsageError(fmt::format("unknown tensor-core kernel '{}'", kernel));
 }
 
-const KernelRate& rate_of(const TensorTuning& device, std::string_view kernel) {
+const KernelRate* find_rate(const TensorTuning& device, std::string_view kernel) {
   for (const auto& r : device.kernels)
-    if (r.kernel == kernel) return r;
+    if (r.kernel == kernel) return &r;
+  return nullptr;
+}
+
+const KernelRate& rate_of(const TensorTuning& device, std::string_view kernel) {
+  if (const KernelRate* r = find_rate(device, kernel)) return *r;
   throw UsageError(fmt::format("no measured rate for tensor-core kernel '{}'", kernel));
 }
 
@@ -136,10 +146,11 @@ KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType i
   e.extra_ns = device.launch_ns;
   if (ranges.count > 1)  // the second kernel reads every range's sums and writes C
     e.extra_ns += device.launch_ns + (ranges.count + 1.0) * 4.0 * mn / device.partial_bytes_per_ns;
-  // Not fitted (the sweep's shapes are aligned): an unaligned operand copied to aligned rows
-  // first, counted as both; on wgmma in tf32, B's transpose replaces B's copy.
+  // Not fitted (the rates come from aligned shapes): an unaligned operand copied to aligned
+  // rows first, counted as both; on wgmma in tf32, B's transpose replaces B's copy. The
+  // in-place kernels copy nothing: their narrower loads are in their fitted rate.
   const bool transposes_b = s.hopper && input == DType::tf32;
-  if (!aligned)
+  if (!aligned && !s.in_place)
     e.extra_ns += device.launch_ns + 2.0 * elem *
                                          (static_cast<double>(m) * k + (transposes_b ? 0.0 : static_cast<double>(k) * n)) /
                                          device.dram_bytes_per_ns;
@@ -159,7 +170,7 @@ std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool 
                                          const TensorTuning& device) {
   std::vector<KernelEstimate> out;
   for (const KernelShape& s : kKernels) {
-    if (s.hopper && !hopper) continue;
+    if ((s.hopper && !hopper) || (s.in_place && aligned) || find_rate(device, s.name) == nullptr) continue;
     out.push_back(estimate({s.name, 1}, m, n, k, input, aligned, device));
     for (const int splits : kSplits) {
       if (!weighs_split(s, splits, m, n, k, input, device.sms)) break;

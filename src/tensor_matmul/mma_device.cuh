@@ -88,17 +88,29 @@ using ATile = TileLayout<L, kKStepBytes, 16, 0, 7>;
 template <Layout L, class E, int BN>
 using BTile = std::conditional_t<kIsTf32<E>, TileLayout<L, BN * 4, 32, 1, 3>, TileLayout<L, BN * 2, 16, 0, 7>>;
 
-// Operands whose rows start on 16-byte boundaries are copied with cp.async, 16 bytes at a
-// time; the others element by element through registers (slow; the autotuned variant copies
-// such operands into aligned buffers instead).
-template <class E, bool Vector, bool Checked>
+// How a thread fills one 16-byte chunk of a tile, by the alignment of the operands' rows
+// (copy_granule). Granule 16: one cp.async of 16 bytes. Granule 4 (rows 4-byte aligned, as
+// tf32's always are): four cp.async of 4 bytes, still asynchronous, so a ring of stages still
+// hides the loads behind the math. Granule 2 (2-byte types whose rows start on odd elements):
+// element by element through registers, each load waited for before its store to shared memory.
+template <class E, int Granule, bool Checked>
 __device__ __forceinline__ void copy_chunk(char* dst, const typename E::Storage* row, int col, int cols,
                                            bool row_valid) {
   constexpr int kElems = kChunkElems<E>;
-  if constexpr (Vector) {
+  static_assert(Granule == 16 || Granule == 4 || Granule == kElemBytes<E>);
+  if constexpr (Granule == 16) {
     int bytes = 16;
     if constexpr (Checked) bytes = row_valid ? min(16, max(0, (cols - col) * kElemBytes<E>)) : 0;
     cp_async16(dst, bytes > 0 ? row + col : row, bytes);  // an empty copy still needs an aligned address
+  } else if constexpr (Granule == 4) {
+    constexpr int kPerGranule = 4 / kElemBytes<E>;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const int first = col + i * kPerGranule;
+      int bytes = 4;
+      if constexpr (Checked) bytes = row_valid ? min(4, max(0, (cols - first) * kElemBytes<E>)) : 0;
+      smemlab::detail::cp_async4_bytes(dst + 4 * i, bytes > 0 ? row + first : row, bytes);
+    }
   } else {
     using Bits = std::conditional_t<kElemBytes<E> == 2, std::uint16_t, std::uint32_t>;
     const auto* src = reinterpret_cast<const Bits*>(row);
@@ -109,10 +121,34 @@ __device__ __forceinline__ void copy_chunk(char* dst, const typename E::Storage*
   }
 }
 
+// The widest copy every row of A and B allows: 16 bytes where both operands' pointers and
+// leading dimensions are multiples of 16 bytes, else 4 where they are of 4, else one element.
+inline int copy_granule(const GemmArgs& g) {
+  const auto elem = static_cast<std::uintptr_t>(dtype_bytes(g.input));
+  const auto rows_align = [&](std::uintptr_t granule) {
+    return reinterpret_cast<std::uintptr_t>(g.a) % granule == 0 && reinterpret_cast<std::uintptr_t>(g.b) % granule == 0 &&
+           static_cast<std::uintptr_t>(g.lda) * elem % granule == 0 && static_cast<std::uintptr_t>(g.ldb) * elem % granule == 0;
+  };
+  return rows_align(16) ? 16 : rows_align(4) ? 4 : static_cast<int>(elem);
+}
+
+// f(std::integral_constant<int, G>{}) for the copy granule of g's operands, among those E has.
+template <class E, class F>
+void with_copy_granule(const GemmArgs& g, F&& f) {
+  const int granule = copy_granule(g);
+  if (granule == 16) {
+    f(std::integral_constant<int, 16>{});
+  } else if (kElemBytes<E> == 4 || granule == 4) {
+    f(std::integral_constant<int, 4>{});
+  } else if constexpr (kElemBytes<E> == 2) {
+    f(std::integral_constant<int, 2>{});
+  }
+}
+
 // The K-step at k0 into one stage: BM rows of A's columns k0.., K-step rows of B's columns
 // col0... Checked: the block reaches past C's edge or the step past K; unchecked copies
 // compute no predicates.
-template <class E, int BM, int BN, int Threads, Layout L, bool Vector, bool Checked>
+template <class E, int BM, int BN, int Threads, Layout L, int Granule, bool Checked>
 __device__ __forceinline__ void copy_k_step(const GemmArgs& g, const TileOrigin& t, int k0, char* a_stage,
                                             char* b_stage) {
   using A = ATile<L>;
@@ -132,7 +168,7 @@ __device__ __forceinline__ void copy_k_step(const GemmArgs& g, const TileOrigin&
     const int c = e % kAChunksPerRow;
     const bool row_valid = !Checked || t.row0 + r < g.m;
     const auto* row = a + static_cast<std::size_t>(row_valid ? t.row0 + r : 0) * g.lda;
-    copy_chunk<E, Vector, Checked>(a_stage + A::offset(r, c), row, k0 + c * kElems, g.k, row_valid);
+    copy_chunk<E, Granule, Checked>(a_stage + A::offset(r, c), row, k0 + c * kElems, g.k, row_valid);
   }
 #pragma unroll
   for (int i = 0; i < kBRows * kBChunksPerRow / Threads; ++i) {
@@ -141,7 +177,7 @@ __device__ __forceinline__ void copy_k_step(const GemmArgs& g, const TileOrigin&
     const int c = e % kBChunksPerRow;
     const bool row_valid = !Checked || k0 + r < g.k;
     const auto* row = b + static_cast<std::size_t>(row_valid ? k0 + r : 0) * g.ldb;
-    copy_chunk<E, Vector, Checked>(b_stage + B::offset(r, c), row, t.col0 + c * kElems, g.n, row_valid);
+    copy_chunk<E, Granule, Checked>(b_stage + B::offset(r, c), row, t.col0 + c * kElems, g.n, row_valid);
   }
 }
 

@@ -3,7 +3,9 @@
 // block tile (BM x BN, K-steps of 128 bytes) -> warp tile (WM x WN) -> mma tiles of 16 x 8.
 // - Copies: cp.async, 16 bytes a thread, into a padded or swizzled tile (mma_device.cuh);
 //   edges are zero-filled by the copy. The full K-steps of aligned operands use addresses
-//   computed once per block (StepCopy); only a last partial K-step checks every bound.
+//   computed once per block (StepCopy); only a last partial K-step checks every bound. Rows
+//   aligned to 4 bytes only are copied 4 bytes at a time, still by cp.async; rows of 2-byte
+//   types that start on odd elements, element by element (copy_chunk).
 // - Stages: the ring of core/cp_async.cuh (pipelined_steps), one barrier per K-step.
 // - Fragments: ldmatrix.x4 gives a warp a 16 x 16 (or 16 x 8 tf32) piece of A in one
 //   instruction, ldmatrix.x4.trans two 16 x 8 pieces of B; tf32's B is read 4 bytes a lane.
@@ -107,7 +109,7 @@ __device__ __forceinline__ void multiply_stage(float (&acc)[Cfg::kMI][Cfg::kNI][
   }
 }
 
-template <class Cfg, class E, bool Vector>
+template <class Cfg, class E, int Granule>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) mma_gemm_kernel(GemmArgs g, int group, bool c_pairs) {
   extern __shared__ __align__(128) char smem[];
   constexpr int kStageBytes = Cfg::template kStageBytes<E>;
@@ -121,9 +123,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) mma_gemm_kerne
   float acc[Cfg::kMI][Cfg::kNI][4] = {};
   const int steps = (g.k + kBK - 1) / kBK;
 
-  // Full K-steps of aligned operands: StepCopy; the last partial step, and operands that need
-  // element copies: copy_k_step, checking every bound.
-  const int full_steps = Vector ? g.k / kBK : 0;
+  // Full K-steps of 16-byte-aligned operands: StepCopy; the last partial step, and narrower
+  // copies: copy_k_step, checking bounds only where a tile or step reaches past an edge.
+  const int full_steps = Granule == 16 ? g.k / kBK : 0;
   StepCopy<E, Cfg::kBM, Cfg::kBN, Cfg::kThreads, Cfg::kLayout> step_copy(g, t);
   const auto copy = [&](int step, int stage) {
     char* a_stage = smem + stage * kStageBytes;
@@ -134,10 +136,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) mma_gemm_kerne
         step_copy.template copy<false>(g, step * kBK, a_stage, a_stage + kABytes);
       }
     } else if (t.edge || (step + 1) * kBK > g.k) {
-      copy_k_step<E, Cfg::kBM, Cfg::kBN, Cfg::kThreads, Cfg::kLayout, Vector, true>(g, t, step * kBK, a_stage,
+      copy_k_step<E, Cfg::kBM, Cfg::kBN, Cfg::kThreads, Cfg::kLayout, Granule, true>(g, t, step * kBK, a_stage,
                                                                                     a_stage + kABytes);
     } else {
-      copy_k_step<E, Cfg::kBM, Cfg::kBN, Cfg::kThreads, Cfg::kLayout, Vector, false>(g, t, step * kBK, a_stage,
+      copy_k_step<E, Cfg::kBM, Cfg::kBN, Cfg::kThreads, Cfg::kLayout, Granule, false>(g, t, step * kBK, a_stage,
                                                                                      a_stage + kABytes);
     }
   };
@@ -163,27 +165,23 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) mma_gemm_kerne
   store_tile(t.edge, c_pairs, store_all);
 }
 
-template <class Cfg, class E, bool Vector>
+template <class Cfg, class E, int Granule>
 void launch_mma_with(const GemmArgs& g, cudaStream_t stream, int group) {
   constexpr std::size_t kSmem = Cfg::template kSmemBytes<E>;
-  smemlab::detail::allow_dynamic_smem(mma_gemm_kernel<Cfg, E, Vector>, kSmem);
+  smemlab::detail::allow_dynamic_smem(mma_gemm_kernel<Cfg, E, Granule>, kSmem);
   const long long tiles = static_cast<long long>((g.m + Cfg::kBM - 1) / Cfg::kBM) * ((g.n + Cfg::kBN - 1) / Cfg::kBN);
   if (tiles > 0x7FFFFFFFLL) throw std::invalid_argument("gemm: C has more tiles than a grid holds");
-  mma_gemm_kernel<Cfg, E, Vector>
+  mma_gemm_kernel<Cfg, E, Granule>
       <<<static_cast<unsigned>(tiles), Cfg::kThreads, kSmem, stream>>>(g, group, c_pairs_aligned(g));
   SMEMLAB_LAUNCH_CHECK();
 }
 
-// The input type's kernel; 16-byte copies when the operands allow them, else element copies.
+// The input type's kernel, with the widest copies the operands' rows allow.
 template <class Cfg>
 void launch_mma(const GemmArgs& g, cudaStream_t stream, int group) {
   with_input_type(g.input, [&](auto e) {
     using E = decltype(e);
-    if (operands_16b_aligned(g)) {
-      launch_mma_with<Cfg, E, true>(g, stream, group);
-    } else {
-      launch_mma_with<Cfg, E, false>(g, stream, group);
-    }
+    with_copy_granule<E>(g, [&](auto granule) { launch_mma_with<Cfg, E, decltype(granule)::value>(g, stream, group); });
   });
 }
 

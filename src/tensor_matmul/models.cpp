@@ -23,7 +23,8 @@ AccessModel mma_tiles(const Shape& s, DType input, const TileShape& t) {
   const int b_row = t.swizzled ? b_chunks : b_chunks + (tf32 ? 2 : 1);
 
   AccessModel model;
-  model.kernel = fmt::format("mma_gemm_kernel<MmaConfig<{}, {}, {}, {}, {}, (Layout){}, {}, 1>, {}, 1>(", t.bm, t.bn,
+  // The instantiation with 16-byte copies (copy granule 16).
+  model.kernel = fmt::format("mma_gemm_kernel<MmaConfig<{}, {}, {}, {}, {}, (Layout){}, {}, 1>, {}, 16>(", t.bm, t.bn,
                              t.wm, t.wn, t.stages, t.swizzled ? 1 : 0, t.double_buffer ? 1 : 0,
                              input == DType::bf16 ? "Bf16" : input == DType::f16 ? "Half" : "Tf32");
   model.block = {threads, 1, 1};
@@ -67,7 +68,8 @@ AccessModel mma_tiles(const Shape& s, DType input, const TileShape& t) {
   model.global_bytes = model.blocks * steps * (t.bm + t.bn) * 128.0 + m * n * 4;
   model.traffic = fmt::format("K/{} elements of A and K/{} of B per output ({}x{} tile)", t.bn, t.bm, t.bm, t.bn);
   model.notes = "The stage copies are those of operands with 16-byte-aligned rows (cp.async.cg); a last partial "
-                "K-step or unaligned rows copy through registers, not counted. The hardware counts cp.async "
+                "K-step, or rows aligned only to 4 bytes (4-byte cp.async) or to one element (through "
+                "registers), are not counted. The hardware counts cp.async "
                 "writes apart from stores.";
   return model;
 }

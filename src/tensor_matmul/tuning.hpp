@@ -31,15 +31,19 @@ struct TileChoice {
 // two rings of the pipeline's stages.
 [[nodiscard]] int split_k_ranges(int m, int n, int k, DType input, int sms);
 
-// A kernel the chooser can launch: its name (mma: the mma.sync kernels of step 06; wgmma: the
-// Hopper kernels of steps 10 and 12; clusters: step 11's pairs), block tile, blocks resident
-// per SM, whether it needs wgmma, and whether it can divide K into ranges.
+// A kernel the chooser can launch: its name (mma: the mma.sync kernels of step 06, on operands
+// copied to 16-byte-aligned rows first where they are not; inplace: the same kernels reading
+// unaligned rows where they lie, 4 bytes or one element at a time; wgmma: the Hopper kernels
+// of steps 10 and 12; clusters: step 11's pairs), block tile, blocks resident per SM, whether
+// it needs wgmma, whether it can divide K into ranges, and whether it reads unaligned operands
+// in place (weighed only for those: on aligned ones it is the mma kernel of its tile).
 struct KernelShape {
   std::string_view name;
   int bm, bn;
   int blocks_per_sm;
   bool hopper;
   bool splits_k;
+  bool in_place = false;
 };
 [[nodiscard]] std::span<const KernelShape> kernel_shapes();
 
@@ -88,7 +92,8 @@ struct KernelEstimate {
 // fills), and its items within two waves of resident blocks.
 [[nodiscard]] bool weighs_split(const KernelShape& kernel, int splits, int m, int n, int k, DType input, int sms);
 // Every choice the model weighs (each kernel whole, the splitting ones also in 2 to 64 ranges
-// while weighs_split holds), fastest first; the Hopper kernels only where `hopper`.
+// while weighs_split holds), fastest first; the Hopper kernels only where `hopper`, the
+// in-place ones only for unaligned operands, and only kernels the device's table has a rate for.
 [[nodiscard]] std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool aligned, bool hopper,
                                                        const TensorTuning& device);
 // The fastest for these arguments on the current device.

@@ -13,16 +13,18 @@ namespace smemlab::tensor_matmul {
 std::span<const TensorTuning> tensor_tunings() {
   // clang-format off
   static constexpr std::array measured{
-      KernelRate{"mma128x256", 1686.0, 711.2, 500.0},
-      KernelRate{"mma128x128", 1376.1, 610.7, 200.0},
-      KernelRate{"mma64x64", 1773.9, 676.0, 1800.0},
-      KernelRate{"wgmma128x256", 3611.1, 1773.9, 300.0},
-      KernelRate{"wgmma128x128", 3432.3, 1773.9, 50.0},
-      KernelRate{"wgmma64x128", 2801.4, 1602.6, 0.0},
-      KernelRate{"clusters128x256", 3611.1, 1773.9, 600.0},
+      KernelRate{"mma128x256", 1686.0, 711.2, 0.0},
+      KernelRate{"mma128x128", 1447.8, 610.7, 0.0},
+      KernelRate{"mma64x64", 1773.9, 676.0, 2000.0},
+      KernelRate{"inplace128x128", 386.7, 300.0, 2000.0},
+      KernelRate{"inplace64x64", 367.6, 300.0, 700.0},
+      KernelRate{"wgmma128x256", 3611.1, 1963.5, 0.0},
+      KernelRate{"wgmma128x128", 3432.3, 1866.3, 0.0},
+      KernelRate{"wgmma64x128", 2801.4, 1686.0, 0.0},
+      KernelRate{"clusters128x256", 3611.1, 1963.5, 0.0},
   };
   // clang-format on
-  static constexpr std::array devices{TensorTuning{9, 0, 132, 4000.0, 2749.4, 12000.0, 3000.0, measured}};
+  static constexpr std::array devices{TensorTuning{9, 0, 132, 8000.0, 2582.7, 13000.0, 7250.0, measured}};
   return devices;
 }
 

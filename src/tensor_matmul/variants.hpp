@@ -33,7 +33,8 @@ SMEMLAB_TENSOR_MATMUL_STEPS(SMEMLAB_DECLARE_STEP)
 void launch_cluster_pairs(const GemmArgs& args, const LaunchContext& ctx);
 
 // The chooser's kernels (tuning.hpp's kernel_shapes()): step 06's mma.sync tiles by name
-// ("mma128x256", "mma128x128", "mma64x64"), and step 12's Hopper tiles ("wgmma128x256",
+// ("mma128x256", "mma128x128", "mma64x64": unaligned operands copied first; "inplace128x128",
+// "inplace64x64": read where they lie), and step 12's Hopper tiles ("wgmma128x256",
 // "wgmma128x128", "wgmma64x128") with K in up to `splits` ranges.
 void launch_mma_kernel(std::string_view kernel, const GemmArgs& args, const LaunchContext& ctx);
 void launch_wgmma_kernel(std::string_view kernel, int splits, const GemmArgs& args, const LaunchContext& ctx);

@@ -150,9 +150,16 @@ TEST(TensorChooser, RanksEveryCandidateAndSplitsOnlyWhereTilesAreFew) {
   const auto long_k = tensor_matmul::rank_kernels(256, 256, 65536, DType::bf16, true, true, h100()).front();
   EXPECT_GT(long_k.choice.splits, 1);
   EXPECT_GT(long_k.items, 32);  // more work items than the two tiles by far
-  // Without wgmma: the mma.sync kernels only.
-  for (const auto& e : tensor_matmul::rank_kernels(2000, 3000, 1000, DType::tf32, false, false, h100()))
-    EXPECT_TRUE(e.choice.kernel.starts_with("mma")) << e.choice.kernel;
+  // Without wgmma: the mma.sync kernels only, those that read unaligned rows in place among them.
+  bool weighs_in_place = false;
+  for (const auto& e : tensor_matmul::rank_kernels(2000, 3000, 1000, DType::tf32, false, false, h100())) {
+    EXPECT_TRUE(e.choice.kernel.starts_with("mma") || e.choice.kernel.starts_with("inplace")) << e.choice.kernel;
+    weighs_in_place = weighs_in_place || e.choice.kernel.starts_with("inplace");
+  }
+  EXPECT_TRUE(weighs_in_place);
+  // Aligned operands: no in-place kernel, which would be the mma kernel of its tile.
+  for (const auto& e : tensor_matmul::rank_kernels(2000, 3000, 1024, DType::bf16, true, true, h100()))
+    EXPECT_FALSE(e.choice.kernel.starts_with("inplace")) << e.choice.kernel;
   // A product too small to fill a wave pays for its launch and its fixed time, not its waves.
   const auto tiny = tensor_matmul::rank_kernels(1, 1, 1, DType::bf16, true, true, h100()).front();
   EXPECT_EQ(tiny.items, 1);
@@ -199,7 +206,9 @@ TEST(TensorChooser, PredictsWhatTheFitPredicted) {
     const auto shapes = tensor_matmul::kernel_shapes();
     const auto shape = std::find_if(shapes.begin(), shapes.end(), [&](const auto& s) { return s.name == kernel; });
     ASSERT_NE(shape, shapes.end()) << key;
-    const auto e = tensor_matmul::estimate({shape->name, splits}, g.m, g.n, g.k, *type, true, h100());
+    const int chunk = static_cast<int>(16 / dtype_bytes(*type));
+    const bool aligned = g.k % chunk == 0 && g.n % chunk == 0;  // the sweep's operands are dense
+    const auto e = tensor_matmul::estimate({shape->name, splits}, g.m, g.n, g.k, *type, aligned, h100());
     EXPECT_NEAR(e.ns, predicted.get<double>(), 1e-6 * predicted.get<double>() + 1e-3) << key;
   }
 }
