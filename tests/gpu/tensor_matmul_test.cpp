@@ -175,17 +175,29 @@ Run run_variant(const tensor_matmul::TensorVariant& variant) {
   return [&variant](const tensor_matmul::GemmArgs& g, const LaunchContext& ctx) { tensor_matmul::gemm(variant, g, ctx); };
 }
 
-using Param = std::tuple<std::string, DType, std::size_t>;
+// One test per variant and type, over every case: each test is a process of its own under
+// ctest, and a process's start on the GPU (its context) costs more than most cases.
+using Param = std::tuple<std::string, DType>;
 class TensorMatmulVariant : public testing::TestWithParam<Param> {};
 
-TEST_P(TensorMatmulVariant, MatchesTheCpuReference) {
+// Every case through `run`, each named in a failure's trace.
+void expect_every_case_matches(const Run& run, DType type, bool callers_workspace) {
+  for (const Case& cs : cases()) {
+    SCOPED_TRACE(case_name(cs));
+    expect_matches_reference(run, cs, type, callers_workspace);
+  }
+}
+
+std::string name_and_type(const std::string& name, DType type) { return name + "_" + std::string(dtype_name(type)); }
+
+TEST_P(TensorMatmulVariant, MatchesTheCpuReferenceOnEveryCase) {
   SMEMLAB_REQUIRE_GPU();
   if (!tensor_matmul::device_supported()) GTEST_SKIP() << "needs compute capability 8.0 or later";
-  const auto& [name, type, case_index] = GetParam();
+  const auto& [name, type] = GetParam();
   const auto& variant = tensor_matmul::find(name);
   if (!variant.info.runs(type)) GTEST_SKIP() << name << " does not take " << dtype_name(type);
   if (const std::string why = variant.info.why_unavailable(); !why.empty()) GTEST_SKIP() << why;
-  expect_matches_reference(run_variant(variant), cases()[case_index], type, false);
+  expect_every_case_matches(run_variant(variant), type, false);
 }
 
 std::vector<std::string> variant_names() {
@@ -195,32 +207,23 @@ std::vector<std::string> variant_names() {
 }
 
 INSTANTIATE_TEST_SUITE_P(TensorMatmul, TensorMatmulVariant,
-                         testing::Combine(testing::ValuesIn(variant_names()), testing::ValuesIn(kTensorInputs),
-                                          testing::Range<std::size_t>(0, cases().size())),
-                         [](const auto& info) {
-                           return std::get<0>(info.param) + "_" + std::string(dtype_name(std::get<1>(info.param))) +
-                                  "_" + case_name(cases()[std::get<2>(info.param)]);
-                         });
+                         testing::Combine(testing::ValuesIn(variant_names()), testing::ValuesIn(kTensorInputs)),
+                         [](const auto& info) { return name_and_type(std::get<0>(info.param), std::get<1>(info.param)); });
 
 // The clusters step pairs tiles only on outputs larger than these cases; its paired kernel on
 // every case and type.
-class TensorMatmulClusterPairs : public testing::TestWithParam<std::tuple<DType, std::size_t>> {};
+class TensorMatmulClusterPairs : public testing::TestWithParam<DType> {};
 
-TEST_P(TensorMatmulClusterPairs, MatchTheCpuReference) {
+TEST_P(TensorMatmulClusterPairs, MatchTheCpuReferenceOnEveryCase) {
   SMEMLAB_REQUIRE_GPU();
-  const auto& [type, case_index] = GetParam();
   tensor_matmul::TensorVariant paired = tensor_matmul::find("clusters");
   if (const std::string why = paired.info.why_unavailable(); !why.empty()) GTEST_SKIP() << why;
   paired.launch = tensor_matmul::detail::launch_cluster_pairs;
-  expect_matches_reference(run_variant(paired), cases()[case_index], type, false);
+  expect_every_case_matches(run_variant(paired), GetParam(), false);
 }
 
-INSTANTIATE_TEST_SUITE_P(TensorMatmul, TensorMatmulClusterPairs,
-                         testing::Combine(testing::ValuesIn(kTensorInputs), testing::Range<std::size_t>(0, cases().size())),
-                         [](const auto& info) {
-                           return std::string(dtype_name(std::get<0>(info.param))) + "_" +
-                                  case_name(cases()[std::get<1>(info.param)]);
-                         });
+INSTANTIATE_TEST_SUITE_P(TensorMatmul, TensorMatmulClusterPairs, testing::ValuesIn(kTensorInputs),
+                         [](const auto& info) { return std::string(dtype_name(info.param)); });
 
 // The repacking path with the caller's workspace (the tests above let it allocate its own).
 TEST(TensorMatmulAutotuned, RepacksIntoTheCallersWorkspace) {
@@ -234,13 +237,14 @@ TEST(TensorMatmulAutotuned, RepacksIntoTheCallersWorkspace) {
 }
 
 // Every kernel the default call can choose, K whole and in ranges (3, and more ranges than
-// some cases have K-steps), on every case and type, with the caller's workspace as garbage.
-class TensorMatmulKernel : public testing::TestWithParam<std::tuple<std::string, DType, std::size_t>> {};
+// some cases have K-steps), on every case and type, with scratch allocated for the call (a
+// hand-picked split needs more than workspace_bytes, which counts the chooser's own split).
+class TensorMatmulKernel : public testing::TestWithParam<Param> {};
 
 TEST_P(TensorMatmulKernel, MatchesTheCpuReferenceWholeAndSplit) {
   SMEMLAB_REQUIRE_GPU();
   if (!tensor_matmul::device_supported()) GTEST_SKIP() << "needs compute capability 8.0 or later";
-  const auto& [name, type, case_index] = GetParam();
+  const auto& [name, type] = GetParam();
   const auto shapes = tensor_matmul::kernel_shapes();
   const auto& shape = *std::find_if(shapes.begin(), shapes.end(), [&](const auto& s) { return s.name == name; });
   if (shape.hopper && !tensor_matmul::detail::why_no_wgmma().empty())
@@ -252,7 +256,7 @@ TEST_P(TensorMatmulKernel, MatchesTheCpuReferenceWholeAndSplit) {
       tensor_matmul::validate(g);
       tensor_matmul::gemm_kernel(choice, g, ctx);
     };
-    expect_matches_reference(run, cases()[case_index], type, false);
+    expect_every_case_matches(run, type, false);
   }
 }
 
@@ -263,12 +267,8 @@ std::vector<std::string> kernel_names() {
 }
 
 INSTANTIATE_TEST_SUITE_P(TensorMatmul, TensorMatmulKernel,
-                         testing::Combine(testing::ValuesIn(kernel_names()), testing::ValuesIn(kTensorInputs),
-                                          testing::Range<std::size_t>(0, cases().size())),
-                         [](const auto& info) {
-                           return std::get<0>(info.param) + "_" + std::string(dtype_name(std::get<1>(info.param))) +
-                                  "_" + case_name(cases()[std::get<2>(info.param)]);
-                         });
+                         testing::Combine(testing::ValuesIn(kernel_names()), testing::ValuesIn(kTensorInputs)),
+                         [](const auto& info) { return name_and_type(std::get<0>(info.param), std::get<1>(info.param)); });
 
 // Split-K adds its ranges in a fixed order: the same shape and choice give the same bits on
 // every run, whatever the workspace held. Also through the caller's workspace.
