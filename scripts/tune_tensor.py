@@ -20,7 +20,7 @@ Fitted here: per kernel and type class its rate and item_ns (a grid search over 
 rows: the aligned shapes' for the kernels that copy unaligned operands first, the unaligned
 shapes' for the in-place kernels, which run only there; the kernel keeps the mean of its two
 classes' item_ns), launch_ns and l2_bytes_per_ns (a
-scan minimising the log error of every whole-K row), dram_bytes_per_ns from A, B and C over the
+scan minimising the log error of the rows the rates are fitted to), dram_bytes_per_ns from A, B and C over the
 skinny shape's fastest time (C is 0.4% of those bytes there), and partial_bytes_per_ns
 (a scan over the split rows). The JSON keeps every swept time and the model's prediction of it.
 """

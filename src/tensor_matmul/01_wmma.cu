@@ -127,7 +127,8 @@ void launch_wmma_with(const GemmArgs& g, cudaStream_t stream) {
 void launch_wmma(const GemmArgs& g, const LaunchContext& ctx) {
   with_input_type(g.input, [&](auto e) {
     using E = decltype(e);
-    // 16-byte copies where the rows allow them, else one element at a time.
+    // 16-byte copies where the rows allow them, else one element at a time (tf32: one
+    // 4-byte cp.async an element).
     if (operands_16b_aligned(g)) {
       launch_wmma_with<E, 16>(g, ctx.stream);
     } else {

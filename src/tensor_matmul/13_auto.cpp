@@ -1,7 +1,7 @@
 // 13 — the default call: one chooser over every kernel of the family. Changed from 06, which
 // chose among three mma.sync tiles by waves alone: the candidates are now also the Hopper
 // kernels (10's 128 x 256 tiles, 12's 128 x 128 and 64 x 128 tiles with K whole or in ranges,
-// 11's clusters) and, for operands whose rows are not 16-byte aligned, 06's small tiles reading
+// 11's clusters) and, for operands whose rows are not 16-byte aligned, 06's small and medium tiles reading
 // them in place instead of copying them first; each is timed by a model of the launch fed with
 // rates measured on the device (tuning_table.cpp). The model counts, per candidate:
 // - waves: items (tiles x ranges of K) over resident blocks; the busiest block's items each
@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 
@@ -177,6 +178,7 @@ std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool 
       out.push_back(estimate({s.name, splits}, m, n, k, input, aligned, device));
     }
   }
+  if (out.empty()) throw std::logic_error("gemm: the tuning table has no rate for any tensor-core kernel");
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.ns < b.ns; });
   return out;
 }
