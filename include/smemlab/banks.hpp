@@ -35,25 +35,43 @@ class ExpressionError : public UsageError {
   std::size_t column_;
 };
 
+// Where C leaves an integer operation undefined and the GPU gives a result all the same: a
+// shift by a count outside 0..bits-1 (PTX's shl and shr clamp the count to the width, so a
+// left shift gives 0 and a right shift 0 or -1), or a signed result that does not fit (the
+// integer units wrap it). `kind` names the case ("shift count", "overflow"); `message` says
+// what happened the first time, with the operands.
+struct ArithmeticWarning {
+  std::string kind;
+  std::string message;
+};
+
 // An integer expression of tx, ty, tz with + - * / % << >> & | ^ ~ ( ) and decimal constants,
-// C precedence, 64-bit arithmetic. At most kMaxLength characters, with parentheses and unary
-// operators nested at most kMaxNesting deep: limits that keep the parser's and evaluator's
-// recursion far inside any thread's stack.
+// C precedence, computed as the GPU computes the expression's type: a signed integer of 32
+// bits (int, the type of most index arithmetic in kernels) or 64 (long long), wrapping where
+// C leaves the result undefined, with a warning. At most kMaxLength characters, with
+// parentheses and unary operators nested at most kMaxNesting deep: limits that keep the
+// parser's and evaluator's recursion far inside any thread's stack.
 class Expression {
  public:
   static constexpr std::size_t kMaxLength = 4096;
   static constexpr int kMaxNesting = 256;
-  // Throws ExpressionError pointing at the mistake, or at the limit exceeded.
-  static Expression parse(std::string_view text);
-  // Throws UsageError on division by zero or an out-of-range shift.
-  [[nodiscard]] std::int64_t eval(std::int64_t tx, std::int64_t ty, std::int64_t tz) const;
+  // Throws ExpressionError pointing at the mistake, at the limit exceeded, or at a constant
+  // that does not fit in `bits` (32 or 64; UsageError for another width).
+  static Expression parse(std::string_view text, int bits = 32);
+  // Throws UsageError on division by zero, or on the one division that overflows (the most
+  // negative value by -1), whose result the GPU leaves unspecified. Each kind of undefined
+  // operation met is added once to `warnings`, when given.
+  [[nodiscard]] std::int64_t eval(std::int64_t tx, std::int64_t ty, std::int64_t tz,
+                                  std::vector<ArithmeticWarning>* warnings = nullptr) const;
   [[nodiscard]] const std::string& text() const { return text_; }
+  [[nodiscard]] int bits() const { return bits_; }
 
   struct Node;
 
  private:
   std::string text_;
   std::shared_ptr<const Node> root_;
+  int bits_ = 32;
 };
 
 struct Block {
@@ -160,6 +178,9 @@ struct WarpResult {
 
 struct Analysis {
   std::vector<WarpResult> warps;
+  // What the expression's arithmetic did that C leaves undefined, once a kind, with the thread
+  // where it first happened.
+  std::vector<std::string> warnings;
   [[nodiscard]] long long wavefronts() const;
   [[nodiscard]] long long ideal() const;
 };

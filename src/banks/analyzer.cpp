@@ -98,12 +98,17 @@ void validate(const Access& a) {
 
 namespace {
 
-// Byte address of the access of thread `linear` (x fastest).
-std::int64_t address_of(const Access& a, int linear, int warp, int lane) {
+// Byte address of the access of thread `linear` (x fastest). What its arithmetic did that C
+// leaves undefined goes to `warnings` (when given), once a kind, naming the thread.
+std::int64_t address_of(const Access& a, int linear, int warp, int lane, std::vector<ArithmeticWarning>* warnings) {
   const int tx = linear % a.block.x;
   const int ty = (linear / a.block.x) % a.block.y;
   const int tz = linear / (a.block.x * a.block.y);
-  const std::int64_t value = a.expression.eval(tx, ty, tz);
+  const std::size_t known = warnings != nullptr ? warnings->size() : 0;
+  const std::int64_t value = a.expression.eval(tx, ty, tz, warnings);
+  if (warnings != nullptr)
+    for (std::size_t i = known; i < warnings->size(); ++i)
+      (*warnings)[i].message += fmt::format(" (first at tx={}, ty={}, tz={})", tx, ty, tz);
   std::int64_t address = 0;
   const bool overflowed = a.bytes ? __builtin_add_overflow(a.base, value, &address)
                                   : __builtin_mul_overflow(value, a.width, &address) ||
@@ -123,10 +128,11 @@ std::int64_t address_of(const Access& a, int linear, int warp, int lane) {
 }
 
 // Byte addresses of the first `lanes` lanes of `warp`.
-std::vector<std::int64_t> warp_addresses(const Access& a, int warp, int lanes) {
+std::vector<std::int64_t> warp_addresses(const Access& a, int warp, int lanes,
+                                         std::vector<ArithmeticWarning>* warnings = nullptr) {
   std::vector<std::int64_t> address(static_cast<std::size_t>(lanes));
   for (int lane = 0; lane < lanes; ++lane)
-    address[static_cast<std::size_t>(lane)] = address_of(a, warp * kWarp + lane, warp, lane);
+    address[static_cast<std::size_t>(lane)] = address_of(a, warp * kWarp + lane, warp, lane, warnings);
   return address;
 }
 
@@ -242,10 +248,11 @@ Analysis analyze(const Access& a) {
   // A matrix instruction reads or writes one 8x8 matrix (8 rows of 16 bytes) per phase.
   const int phase_lanes = matrix ? 8 : a.width <= kBankBytes ? kWarp : kWarp * kBankBytes / a.width;
   Analysis result;
+  std::vector<ArithmeticWarning> warnings;
   for (int warp = 0; warp * kWarp < threads; ++warp) {
     const int lanes = std::min({kWarp, threads - warp * kWarp, a.instruction.address_lanes()});
     WarpResult w{warp, lanes, 0, 0, 1, {}, {}};
-    const std::vector<std::int64_t> address = warp_addresses(a, warp, w.active_lanes);
+    const std::vector<std::int64_t> address = warp_addresses(a, warp, w.active_lanes, &warnings);
     const std::set<std::int64_t> distinct(address.begin(), address.end());
     w.ideal = std::max(1, static_cast<int>((static_cast<int>(distinct.size()) * a.width + 127) / 128));
     std::vector<std::vector<int>> phases;
@@ -296,6 +303,7 @@ Analysis analyze(const Access& a) {
     }
     result.warps.push_back(std::move(w));
   }
+  for (const auto& w : warnings) result.warnings.push_back(w.message);
   return result;
 }
 

@@ -1,5 +1,7 @@
 // Recursive-descent parser and evaluator for the access expressions, C precedence:
 // unary + - ~  >  * / %  >  + -  >  << >>  >  &  >  ^  >  |
+// Values are signed integers of the expression's width (32 or 64 bits), computed as the GPU
+// computes them where C leaves the result undefined.
 #include <fmt/format.h>
 
 #include <cstdint>
@@ -38,7 +40,7 @@ using Node = Expression::Node;
 
 class Parser {
  public:
-  explicit Parser(std::string_view text) : text_(text) {}
+  Parser(std::string_view text, int bits) : text_(text), bits_(bits) {}
 
   NodePtr parse() {
     if (text_.size() > Expression::kMaxLength)
@@ -147,7 +149,8 @@ class Parser {
     if (std::isdigit(static_cast<unsigned char>(c))) {
       std::int64_t value = 0;
       const auto [end, ec] = std::from_chars(text_.data() + pos_, text_.data() + text_.size(), value);
-      if (ec == std::errc::result_out_of_range) fail("number too large");
+      if (ec == std::errc::result_out_of_range || (bits_ == 32 && value > INT32_MAX))
+        fail(bits_ == 32 ? "number too large for a 32-bit int (--bits 64 computes in long long)" : "number too large");
       pos_ = static_cast<std::size_t>(end - text_.data());
       if (pos_ < text_.size() && std::isalnum(static_cast<unsigned char>(text_[pos_])))
         fail(fmt::format("unexpected '{}' in a number", printable(text_.substr(pos_, 1))));
@@ -168,46 +171,79 @@ class Parser {
   }
 
   std::string_view text_;
+  int bits_;
   std::size_t pos_ = 0;
   int nesting_ = 0;
 };
 
-// A result that does not fit in 64 bits is an error, never a silently wrapped address.
-[[noreturn]] void overflow(std::int64_t a, std::string_view op, std::int64_t b) {
-  throw UsageError(fmt::format("expression overflows 64-bit arithmetic: {} {} {}", a, op, b));
-}
+// One evaluation: the width, and where to note what C leaves undefined.
+struct Evaluation {
+  int bits;
+  std::vector<ArithmeticWarning>* warnings;
 
-std::int64_t eval_node(const Node& n, const std::array<std::int64_t, 3>& vars) {
+  [[nodiscard]] std::int64_t min() const { return bits == 32 ? INT32_MIN : INT64_MIN; }
+  // x wrapped to the width, as two's-complement hardware keeps its low bits.
+  [[nodiscard]] std::int64_t wrap(std::int64_t x) const {
+    return bits == 32 ? static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(x))) : x;
+  }
+  void warn(std::string_view kind, const std::string& message) const {
+    if (warnings == nullptr) return;
+    for (const auto& w : *warnings)
+      if (w.kind == kind) return;
+    warnings->push_back({std::string(kind), message});
+  }
+  // `a op b` given its result's low 64 bits, and whether those are all of it: the result in
+  // the width, with a warning where it does not fit.
+  [[nodiscard]] std::int64_t wrapped(std::int64_t a, std::string_view op, std::int64_t b, std::int64_t low64,
+                                     bool fits64) const {
+    const std::int64_t out = wrap(low64);
+    if (!fits64 || out != low64)
+      warn("overflow", fmt::format("'{} {} {}' does not fit in a {}-bit int, which C leaves undefined; the GPU "
+                                   "wraps it to {}",
+                                   a, op, b, bits, out));
+    return out;
+  }
+};
+
+std::int64_t eval_node(const Node& n, const std::array<std::int64_t, 3>& vars, const Evaluation& e) {
   switch (n.kind) {
     case Node::Kind::constant: return n.value;
     case Node::Kind::variable: return vars[static_cast<std::size_t>(n.variable)];
     case Node::Kind::unary: {
-      const std::int64_t v = eval_node(*n.lhs, vars);
-      if (n.op == "-" && v == INT64_MIN) overflow(0, "-", v);
-      return n.op == "-" ? -v : n.op == "~" ? ~v : v;
+      const std::int64_t v = eval_node(*n.lhs, vars, e);
+      if (n.op == "-") return e.wrapped(0, "-", v, v == INT64_MIN ? v : -v, v != INT64_MIN);
+      return n.op == "~" ? ~v : v;
     }
     case Node::Kind::binary: break;
   }
-  const std::int64_t a = eval_node(*n.lhs, vars);
-  const std::int64_t b = eval_node(*n.rhs, vars);
+  const std::int64_t a = eval_node(*n.lhs, vars, e);
+  const std::int64_t b = eval_node(*n.rhs, vars, e);
   if ((n.op == "/" || n.op == "%") && b == 0) throw UsageError("expression divides by zero");
-  if ((n.op == "<<" || n.op == ">>") && (b < 0 || b > 62)) throw UsageError("shift count out of range 0..62");
-  std::int64_t out = 0;
-  const auto checked = [&](bool overflowed) {
-    if (overflowed) overflow(a, n.op, b);
-    return out;
-  };
-  if (n.op == "+") return checked(__builtin_add_overflow(a, b, &out));
-  if (n.op == "-") return checked(__builtin_sub_overflow(a, b, &out));
-  if (n.op == "*") return checked(__builtin_mul_overflow(a, b, &out));
-  if ((n.op == "/" || n.op == "%") && a == INT64_MIN && b == -1) overflow(a, n.op, b);
+  if ((n.op == "/" || n.op == "%") && a == e.min() && b == -1)
+    throw UsageError(fmt::format("expression overflows a {}-bit int: {} {} -1 (the GPU's result is unspecified)",
+                                 e.bits, a, n.op));
+  if (n.op == "+" || n.op == "-" || n.op == "*") {
+    std::int64_t out = 0;  // the builtins keep the low 64 bits when the result does not fit
+    const bool overflowed = n.op == "+"   ? __builtin_add_overflow(a, b, &out)
+                            : n.op == "-" ? __builtin_sub_overflow(a, b, &out)
+                                          : __builtin_mul_overflow(a, b, &out);
+    return e.wrapped(a, n.op, b, out, !overflowed);
+  }
   if (n.op == "/") return a / b;
   if (n.op == "%") return a % b;
-  if (n.op == "<<") {
-    out = static_cast<std::int64_t>(static_cast<std::uint64_t>(a) << b);
-    return checked((out >> b) != a);
+  if (n.op == "<<" || n.op == ">>") {
+    if (b < 0 || b >= e.bits) {
+      // The count is read as unsigned and clamped to the width: every bit is shifted out.
+      const std::int64_t out_of_range = n.op == "<<" ? 0 : (a < 0 ? -1 : 0);
+      e.warn("shift count", fmt::format("'{} {} {}': a shift count outside 0..{}, which C leaves undefined; the "
+                                        "GPU's {} clamps the count to {}, giving {}",
+                                        a, n.op, b, e.bits - 1, n.op == "<<" ? "shl" : "shr", e.bits, out_of_range));
+      return out_of_range;
+    }
+    // A left shift keeps the low bits (two's complement, as C++20 defines it); a right shift of
+    // a negative value fills with its sign.
+    return n.op == "<<" ? e.wrap(static_cast<std::int64_t>(static_cast<std::uint64_t>(a) << b)) : a >> b;
   }
-  if (n.op == ">>") return a >> b;
   if (n.op == "&") return a & b;
   if (n.op == "^") return a ^ b;
   return a | b;
@@ -215,15 +251,18 @@ std::int64_t eval_node(const Node& n, const std::array<std::int64_t, 3>& vars) {
 
 }  // namespace
 
-Expression Expression::parse(std::string_view text) {
+Expression Expression::parse(std::string_view text, int bits) {
+  if (bits != 32 && bits != 64) throw UsageError(fmt::format("--bits {}: 32 (int) or 64 (long long)", bits));
   Expression e;
   e.text_ = std::string(text);
-  e.root_ = Parser(e.text_).parse();
+  e.bits_ = bits;
+  e.root_ = Parser(e.text_, bits).parse();
   return e;
 }
 
-std::int64_t Expression::eval(std::int64_t tx, std::int64_t ty, std::int64_t tz) const {
-  return eval_node(*root_, {tx, ty, tz});
+std::int64_t Expression::eval(std::int64_t tx, std::int64_t ty, std::int64_t tz,
+                              std::vector<ArithmeticWarning>* warnings) const {
+  return eval_node(*root_, {tx, ty, tz}, Evaluation{bits_, warnings});
 }
 
 }  // namespace smemlab::banks

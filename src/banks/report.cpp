@@ -85,6 +85,7 @@ std::string render_table(const Access& access, const Analysis& analysis, int map
       access.swizzle != 0 ? fmt::format(", {}-byte swizzle", access.swizzle) : "", access.block.x,
       access.block.y, access.block.z, what, count_of(analysis.wavefronts(), "wavefront"), analysis.ideal(),
       static_cast<double>(analysis.wavefronts()) / static_cast<double>(analysis.ideal()));
+  for (const auto& warning : analysis.warnings) out += "warning: " + wrap(warning, 9, 100) + "\n";
   out += fmt::format("{:>7} {:>6} {:>11} {:>6} {:>5}  {}\n", "warp", "lanes", "wavefronts", "ideal", "ways",
                      "why more than ideal");
   // Consecutive warps whose rows differ at most in the banks named are shown once.
@@ -126,6 +127,8 @@ std::string render_json(const Access& access, const Analysis& analysis, int map_
                      {"why", why(w, access.instruction)}, {"phases", phases}, {"collisions", collisions}});
   }
   nlohmann::json doc{{"expression", access.expression.text()},
+                     {"bits", access.expression.bits()},
+                     {"warnings", analysis.warnings},
                      {"block", {access.block.x, access.block.y, access.block.z}},
                      {"instruction", access.instruction.name()},
                      {"width", access.width},

@@ -45,6 +45,7 @@ struct BanksOptions {
   std::vector<std::string> block{"32"};
   int width = 4;
   std::string instruction = "ld";
+  int bits = 32;
   bool bytes = false;
   long long base = 0;
   int swizzle = 0;
@@ -266,7 +267,7 @@ int cmd_banks(const Options& opt, bool warp_given, bool width_given, std::ostrea
   const banks::Instruction instruction = banks::parse_instruction(b.instruction);
   // Matrix rows and the L1-bypassing copy are 16 bytes whatever the width says by default.
   const bool sixteen = instruction.matrix() || instruction.op == banks::Op::cp_async_cg;
-  const banks::Access access{banks::Expression::parse(b.expression), {block[0], block[1], block[2]},
+  const banks::Access access{banks::Expression::parse(b.expression, b.bits), {block[0], block[1], block[2]},
                              sixteen && !width_given ? 16 : b.width, b.bytes, b.base, instruction, b.swizzle};
   require_format(b.format, {"table", "json"});
   const banks::Analysis analysis = banks::analyze(access);
@@ -450,6 +451,11 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
            "address of row l % 8 of matrix l / 8), cp.async.ca, cp.async.cg",
            "ld, st, ldmatrix.x1|x2|x4[.trans], stmatrix.x1|x2|x4[.trans], cp.async.ca or "
            "cp.async.cg")
+      ->capture_default_str();
+  add.number(*banks_cmd, "--bits", opt.banks.bits,
+             "The expression's integer type: 32 (int) or 64 (long long); computed as the GPU computes it, "
+             "with a warning where C leaves the result undefined (shift counts past the width, overflow)",
+             "32 or 64")
       ->capture_default_str();
   banks_cmd->add_flag("--bytes", opt.banks.bytes, "The expression is a byte address");
   add.number(*banks_cmd, "--base", opt.banks.base, "Byte offset added to every address",

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -56,7 +58,42 @@ TEST(BankExpression, ErrorsPointAtTheMistake) {
   EXPECT_EQ(column_of(""), 1U);
   EXPECT_EQ(column_of("tx && 1"), 4U);
   EXPECT_THROW((void)eval("tx / 0"), UsageError);
-  EXPECT_THROW((void)eval("1 << 64"), UsageError);
+  EXPECT_EQ(column_of("tx + 4294967296"), 6U);  // too large for a 32-bit int
+}
+
+// The expression's type is int (or long long with 64 bits), computed as the GPU computes it:
+// where C leaves a result undefined, the hardware's result, with a warning of that kind.
+TEST(BankExpression, ComputesAsTheGpuDoesForTheType) {
+  const auto with_warnings = [](const char* text, int bits, std::int64_t tx = 0) {
+    std::vector<banks::ArithmeticWarning> warnings;
+    const std::int64_t value = Expression::parse(text, bits).eval(tx, 0, 0, &warnings);
+    std::string kinds;
+    for (const auto& w : warnings) kinds += (kinds.empty() ? "" : ",") + w.kind;
+    return std::pair{value, kinds};
+  };
+  using Result = std::pair<std::int64_t, std::string>;
+  EXPECT_EQ(with_warnings("1 << 31", 32), Result(INT32_MIN, ""));  // a left shift keeps the low bits
+  EXPECT_EQ(with_warnings("1 << 32", 32), Result(0, "shift count"));  // shl clamps the count: 0
+  EXPECT_EQ(with_warnings("1 << tx", 32, 40), Result(0, "shift count"));
+  EXPECT_EQ(with_warnings("-8 >> 40", 32), Result(-1, "shift count"));  // shr fills with the sign
+  EXPECT_EQ(with_warnings("8 >> -1", 32), Result(0, "shift count"));    // the count read as unsigned
+  EXPECT_EQ(with_warnings("2147483647 + 1", 32), Result(INT32_MIN, "overflow"));
+  EXPECT_EQ(with_warnings("-(-2147483647 - 1)", 32), Result(INT32_MIN, "overflow"));
+  EXPECT_EQ(with_warnings("65536 * 65536 + (1 << 40)", 32), Result(0, "overflow,shift count"));
+  EXPECT_EQ(with_warnings("1 << 40", 64), Result(std::int64_t{1} << 40, ""));
+  EXPECT_EQ(with_warnings("1 << 64", 64), Result(0, "shift count"));
+  EXPECT_EQ(with_warnings("9223372036854775807 + 1", 64), Result(INT64_MIN, "overflow"));
+  EXPECT_EQ(with_warnings("4294967296", 64), Result(std::int64_t{1} << 32, ""));
+  EXPECT_THROW((void)eval("(-2147483647 - 1) / -1"), UsageError);  // the GPU's result is unspecified
+  EXPECT_THROW((void)Expression::parse("tx", 16), UsageError);
+  // The conflict-free offset of GPU Gems 3 as printed, ((n) >> NUM_BANKS + (n) >> (2 *
+  // LOG_NUM_BANKS)), parses as (n >> (NUM_BANKS + n)) >> 8: a count of at least 16 for every
+  // n, so the offset is 0 for every index, the shifts past 31 clamped to it.
+  for (const int num_banks : {16, 32})
+    for (std::int64_t n = 0; n < 4096; ++n)
+      ASSERT_EQ(eval(fmt::format("(tx) >> {} + (tx) >> (2 * {})", num_banks, num_banks == 16 ? 4 : 5).c_str(), n), 0)
+          << n;
+  EXPECT_EQ(eval("(tx >> 4) + (tx >> 8)", 300), 18 + 1);  // what was meant: an offset that grows
 }
 
 TEST(BankAnalyzer, TextbookPatterns) {
@@ -192,7 +229,6 @@ TEST(BanksCli, TableJsonMapAndErrors) {
                            std::vector<std::string>{"banks", "tx", "--map", "--warp", "5"},
                            std::vector<std::string>{"banks", "tx*2+1", "--bytes"},
                            std::vector<std::string>{"banks", "tx*4611686018427387904"},  // overflows
-                           std::vector<std::string>{"banks", "tx<<62"},
                            std::vector<std::string>{"banks", "tx*300000"},  // beyond 227 KiB
                            std::vector<std::string>{"banks", "-tx"},        // negative addresses
                            std::vector<std::string>{"banks", "tx", "--warp", "3"},  // --warp without --map
@@ -205,6 +241,15 @@ TEST(BanksCli, TableJsonMapAndErrors) {
   EXPECT_NE(run_cli({"banks", "tx*300000"}).err.find("227 KiB"), std::string::npos);
   EXPECT_NE(run_cli({"banks", "-tx"}).err.find("negative"), std::string::npos);  // parsed as an expression
   EXPECT_EQ(run_cli({"banks", "-tx+31"}).status, 0);
+  // A shift count past the width is what the GPU computes (the count clamped), with a warning.
+  const auto clamped = run_cli({"banks", "tx<<62"});
+  EXPECT_EQ(clamped.status, 0);
+  EXPECT_NE(clamped.out.find("warning: '0 << 62': a shift count outside 0..31"), std::string::npos) << clamped.out;
+  const auto wide = nlohmann::json::parse(run_cli({"banks", "(tx<<64)+tx", "--bits", "64", "--format", "json"}).out);
+  EXPECT_EQ(wide["bits"], 64);
+  ASSERT_EQ(wide["warnings"].size(), 1U);
+  EXPECT_NE(wide["warnings"][0].get<std::string>().find("outside 0..63"), std::string::npos);
+  EXPECT_EQ(run_cli({"banks", "tx", "--bits", "16"}).status, 2);
 }
 
 // Every wavefront past the ideal has its reason, per phase, in the table and the JSON.
@@ -380,4 +425,40 @@ TEST(BanksGuide, AgreesWithTheTool) {
   }
   EXPECT_GE(examples, 2U);
   EXPECT_GE(table_rows, 5U);
+}
+
+// The guide's table of the scan's up-sweep: for each level (offset, threads), the wavefronts
+// and ideal of the index unpadded, padded by the macro as printed, and as meant for 16 and for
+// 32 banks.
+TEST(BanksGuide, ScanOffsetTableAgreesWithTheTool) {
+  std::ifstream in(std::string(SMEMLAB_SOURCE_DIR) + "/docs/guide/banks.md");
+  ASSERT_TRUE(in);
+  const auto padded = [](int offset, int column) {
+    const std::string n = fmt::format("({}*(2*tx+1)-1)", offset);
+    switch (column) {
+      case 0: return n;
+      case 1: return fmt::format("{0} + (({0}) >> 32 + ({0}) >> (2 * 5))", n);
+      case 2: return fmt::format("{0} + (({0}) >> 4) + (({0}) >> (2 * 4))", n);
+      default: return fmt::format("{0} + (({0}) >> 5) + (({0}) >> (2 * 5))", n);
+    }
+  };
+  bool in_section = false;
+  int rows = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("## ", 0) == 0) in_section = line.find("conflict-free offset") != std::string::npos;
+    int offset = 0;
+    int threads = 0;
+    std::array<int, 8> cell{};
+    if (!in_section || std::sscanf(line.c_str(), "| %d | %d | %d (%d) | %d (%d) | %d (%d) | %d (%d) |", &offset,
+                                   &threads, &cell[0], &cell[1], &cell[2], &cell[3], &cell[4], &cell[5], &cell[6],
+                                   &cell[7]) != 10)
+      continue;
+    for (int column = 0; column < 4; ++column) {
+      const auto a = banks::analyze({Expression::parse(padded(offset, column)), {threads, 1, 1}, 4, false, 0});
+      EXPECT_EQ(a.wavefronts(), cell[static_cast<std::size_t>(2 * column)]) << line << " column " << column;
+      EXPECT_EQ(a.ideal(), cell[static_cast<std::size_t>(2 * column + 1)]) << line << " column " << column;
+    }
+    ++rows;
+  }
+  EXPECT_EQ(rows, 5);
 }

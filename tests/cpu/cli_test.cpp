@@ -212,6 +212,7 @@ TEST(Cli, EveryBadValueIsReportedInSmemlabsWords) {
         {{"banks", "tx", "--bytes=1"}, "--bytes takes no value"},
         {{"banks", "tx", "--base", "1.5"}, "--base '1.5'"},
         {{"banks", "tx", "--swizzle", "x"}, "--swizzle 'x'"},
+        {{"banks", "tx", "--bits", "sixty"}, "--bits 'sixty': 32 or 64"},
         {{"banks", "tx", "--map=1"}, "--map takes no value"},
         {{"banks", "tx", "--map", "--warp", "w"}, "--warp 'w'"},
         {{"banks", "tx", "--format", "xml"}, "'xml'"},
