@@ -114,6 +114,8 @@ std::int64_t address_of(const Access& a, int linear, int warp, int lane, std::ve
                                   : __builtin_mul_overflow(value, a.width, &address) ||
                                         __builtin_add_overflow(address, a.base, &address);
   const auto fail = [&](std::string why) {
+    // What this thread's arithmetic did that C leaves undefined may be why.
+    if (warnings != nullptr && warnings->size() > known) why += "; warning: " + (*warnings)[known].message;
     return UsageError(fmt::format("'{}' gives {} for lane {} of warp {} (tx={}, ty={}, tz={}): {}",
                                   a.expression.text(), overflowed ? "no byte address" : fmt::format("byte address {}", address),
                                   lane, warp, tx, ty, tz, why));

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -192,15 +193,16 @@ struct Evaluation {
       if (w.kind == kind) return;
     warnings->push_back({std::string(kind), message});
   }
-  // `a op b` given its result's low 64 bits, and whether those are all of it: the result in
-  // the width, with a warning where it does not fit.
-  [[nodiscard]] std::int64_t wrapped(std::int64_t a, std::string_view op, std::int64_t b, std::int64_t low64,
-                                     bool fits64) const {
+  // An operation (what() writes it out, only for a warning) given its result's low 64 bits,
+  // and whether those are all of it: the result in the width, with a warning where it does
+  // not fit.
+  template <class Describe>
+  [[nodiscard]] std::int64_t wrapped(Describe&& what, std::int64_t low64, bool fits64) const {
     const std::int64_t out = wrap(low64);
     if (!fits64 || out != low64)
-      warn("overflow", fmt::format("'{} {} {}' does not fit in a {}-bit int, which C leaves undefined; the GPU "
-                                   "wraps it to {}",
-                                   a, op, b, bits, out));
+      warn("overflow", fmt::format("'{}' does not fit in a {}-bit int, which C leaves undefined; where the GPU "
+                                   "computes it, it wraps it to {}",
+                                   what(), bits, out));
     return out;
   }
 };
@@ -208,10 +210,10 @@ struct Evaluation {
 std::int64_t eval_node(const Node& n, const std::array<std::int64_t, 3>& vars, const Evaluation& e) {
   switch (n.kind) {
     case Node::Kind::constant: return n.value;
-    case Node::Kind::variable: return vars[static_cast<std::size_t>(n.variable)];
+    case Node::Kind::variable: return e.wrap(vars[static_cast<std::size_t>(n.variable)]);
     case Node::Kind::unary: {
       const std::int64_t v = eval_node(*n.lhs, vars, e);
-      if (n.op == "-") return e.wrapped(0, "-", v, v == INT64_MIN ? v : -v, v != INT64_MIN);
+      if (n.op == "-") return e.wrapped([&] { return fmt::format("-({})", v); }, v == INT64_MIN ? v : -v, v != INT64_MIN);
       return n.op == "~" ? ~v : v;
     }
     case Node::Kind::binary: break;
@@ -227,22 +229,30 @@ std::int64_t eval_node(const Node& n, const std::array<std::int64_t, 3>& vars, c
     const bool overflowed = n.op == "+"   ? __builtin_add_overflow(a, b, &out)
                             : n.op == "-" ? __builtin_sub_overflow(a, b, &out)
                                           : __builtin_mul_overflow(a, b, &out);
-    return e.wrapped(a, n.op, b, out, !overflowed);
+    return e.wrapped([&] { return fmt::format("{} {} {}", a, n.op, b); }, out, !overflowed);
   }
   if (n.op == "/") return a / b;
   if (n.op == "%") return a % b;
   if (n.op == "<<" || n.op == ">>") {
+    // PTX's shl and shr take the count's low 32 bits as unsigned and clamp it to the width.
+    const auto count = std::min<std::uint64_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(b)),
+                                               static_cast<std::uint64_t>(e.bits));
+    const char* instruction = n.op == "<<" ? "shl" : "shr";
     if (b < 0 || b >= e.bits) {
-      // The count is read as unsigned and clamped to the width: every bit is shifted out.
-      const std::int64_t out_of_range = n.op == "<<" ? 0 : (a < 0 ? -1 : 0);
-      e.warn("shift count", fmt::format("'{} {} {}': a shift count outside 0..{}, which C leaves undefined; the "
-                                        "GPU's {} clamps the count to {}, giving {}",
-                                        a, n.op, b, e.bits - 1, n.op == "<<" ? "shl" : "shr", e.bits, out_of_range));
-      return out_of_range;
+      const std::int64_t out = count < static_cast<std::uint64_t>(e.bits)
+                                   ? (n.op == "<<" ? e.wrap(static_cast<std::int64_t>(static_cast<std::uint64_t>(a) << count))
+                                                   : a >> count)
+                                   : (n.op == "<<" ? 0 : (a < 0 ? -1 : 0));  // every bit shifted out
+      e.warn("shift count", fmt::format("'{}': a shift count outside 0..{}, which C leaves undefined; where the "
+                                        "GPU shifts at run time, its {} takes the count's low 32 bits, clamped to "
+                                        "{}, giving {}",
+                                        fmt::format("{} {} {}", a, n.op, b), e.bits - 1, instruction, e.bits, out));
+      return out;
     }
-    // A left shift keeps the low bits (two's complement, as C++20 defines it); a right shift of
-    // a negative value fills with its sign.
-    return n.op == "<<" ? e.wrap(static_cast<std::int64_t>(static_cast<std::uint64_t>(a) << b)) : a >> b;
+    if (n.op == ">>") return a >> b;  // a negative value fills with its sign
+    // A left shift keeps the low bits; a signed result that does not fit is undefined in C.
+    const std::int64_t out = e.wrap(static_cast<std::int64_t>(static_cast<std::uint64_t>(a) << b));
+    return e.wrapped([&] { return fmt::format("{} << {}", a, b); }, out, (out >> b) == a);
   }
   if (n.op == "&") return a & b;
   if (n.op == "^") return a ^ b;

@@ -72,7 +72,8 @@ TEST(BankExpression, ComputesAsTheGpuDoesForTheType) {
     return std::pair{value, kinds};
   };
   using Result = std::pair<std::int64_t, std::string>;
-  EXPECT_EQ(with_warnings("1 << 31", 32), Result(INT32_MIN, ""));  // a left shift keeps the low bits
+  EXPECT_EQ(with_warnings("1 << 30", 32), Result(1 << 30, ""));
+  EXPECT_EQ(with_warnings("1 << 31", 32), Result(INT32_MIN, "overflow"));  // the low bits, and a warning
   EXPECT_EQ(with_warnings("1 << 32", 32), Result(0, "shift count"));  // shl clamps the count: 0
   EXPECT_EQ(with_warnings("1 << tx", 32, 40), Result(0, "shift count"));
   EXPECT_EQ(with_warnings("-8 >> 40", 32), Result(-1, "shift count"));  // shr fills with the sign
@@ -82,6 +83,9 @@ TEST(BankExpression, ComputesAsTheGpuDoesForTheType) {
   EXPECT_EQ(with_warnings("65536 * 65536 + (1 << 40)", 32), Result(0, "overflow,shift count"));
   EXPECT_EQ(with_warnings("1 << 40", 64), Result(std::int64_t{1} << 40, ""));
   EXPECT_EQ(with_warnings("1 << 64", 64), Result(0, "shift count"));
+  // The count's low 32 bits, as PTX takes it: 2^32 + 1 shifts by 1.
+  EXPECT_EQ(with_warnings("1 << 4294967297", 64), Result(2, "shift count"));
+  EXPECT_EQ(with_warnings("-1 >> 4294967296", 64), Result(-1, "shift count"));
   EXPECT_EQ(with_warnings("9223372036854775807 + 1", 64), Result(INT64_MIN, "overflow"));
   EXPECT_EQ(with_warnings("4294967296", 64), Result(std::int64_t{1} << 32, ""));
   EXPECT_THROW((void)eval("(-2147483647 - 1) / -1"), UsageError);  // the GPU's result is unspecified
