@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <exception>
 #include <cstddef>
 #include <cstring>
+#include <exception>
 #include <map>
 #include <random>
 #include <vector>
