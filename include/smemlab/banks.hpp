@@ -45,8 +45,9 @@ struct ArithmeticWarning {
   std::string message;
 };
 
-// An integer expression of tx, ty, tz with + - * / % << >> & | ^ ~ ( ) and decimal constants,
-// C precedence, computed as the GPU computes the expression's type: a signed integer of 32
+// An integer expression of tx, ty, tz with + - * / % << >> & | ^ ~ ( ) and constants as C
+// writes them (17, 0x11, 021), C precedence, computed as the GPU computes the expression's
+// type: a signed integer of 32
 // bits (int, the type of most index arithmetic in kernels) or 64 (long long), wrapping where
 // C leaves the result undefined, with a warning. At most kMaxLength characters, with
 // parentheses and unary operators nested at most kMaxNesting deep: limits that keep the

@@ -148,13 +148,28 @@ class Parser {
       return inner;
     }
     if (std::isdigit(static_cast<unsigned char>(c))) {
+      // As C reads constants: 0x1f hexadecimal, 017 octal, 17 decimal.
+      int base = 10;
+      const char* first = text_.data() + pos_;
+      if (c == '0' && pos_ + 1 < text_.size() && (text_[pos_ + 1] == 'x' || text_[pos_ + 1] == 'X')) {
+        base = 16;
+        first += 2;
+        if (pos_ + 2 >= text_.size() || !std::isxdigit(static_cast<unsigned char>(text_[pos_ + 2]))) {
+          pos_ += 2;
+          fail("expected hexadecimal digits after 0x");
+        }
+      } else if (c == '0') {
+        base = 8;
+      }
       std::int64_t value = 0;
-      const auto [end, ec] = std::from_chars(text_.data() + pos_, text_.data() + text_.size(), value);
+      const auto [end, ec] = std::from_chars(first, text_.data() + text_.size(), value, base);
       if (ec == std::errc::result_out_of_range || (bits_ == 32 && value > INT32_MAX))
         fail(bits_ == 32 ? "number too large for a 32-bit int (--bits 64 computes in long long)" : "number too large");
       pos_ = static_cast<std::size_t>(end - text_.data());
       if (pos_ < text_.size() && std::isalnum(static_cast<unsigned char>(text_[pos_])))
-        fail(fmt::format("unexpected '{}' in a number", printable(text_.substr(pos_, 1))));
+        fail(base == 8 && std::isdigit(static_cast<unsigned char>(text_[pos_]))
+                 ? fmt::format("'{}' in an octal number (a leading 0 makes one, as in C)", text_[pos_])
+                 : fmt::format("unexpected '{}' in a number", printable(text_.substr(pos_, 1))));
       return std::make_shared<const Node>(Node{Node::Kind::constant, value, 0, {}, nullptr, nullptr});
     }
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {

@@ -39,6 +39,8 @@ TEST(BankExpression, FollowsCPrecedence) {
   EXPECT_EQ(eval("tz % 4 * 10 / 3", 0, 0, 7), 10);
   EXPECT_EQ(eval("-7 / 2"), -3);  // truncation, as in C
   EXPECT_EQ(eval("tx ^ ty", 5, 3), 6);
+  EXPECT_EQ(eval("0x1F & 0X20 | 017"), 15);  // constants as C reads them: hexadecimal, octal
+  EXPECT_EQ(eval("0"), 0);
 }
 
 TEST(BankExpression, ErrorsPointAtTheMistake) {
@@ -57,6 +59,9 @@ TEST(BankExpression, ErrorsPointAtTheMistake) {
   EXPECT_EQ(column_of("tx @ 2"), 4U);
   EXPECT_EQ(column_of(""), 1U);
   EXPECT_EQ(column_of("tx && 1"), 4U);
+  EXPECT_EQ(column_of("tx + 09"), 7U);   // not an octal digit
+  EXPECT_EQ(column_of("tx + 0x"), 8U);   // no hexadecimal digits
+  EXPECT_EQ(column_of("tx + 0xg"), 8U);
   EXPECT_THROW((void)eval("tx / 0"), UsageError);
   EXPECT_EQ(column_of("tx + 4294967296"), 6U);  // too large for a 32-bit int
 }
