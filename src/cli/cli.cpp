@@ -453,8 +453,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
            "cp.async.cg")
       ->capture_default_str();
   add.number(*banks_cmd, "--bits", opt.banks.bits,
-             "The expression's integer type: 32 (int) or 64 (long long); computed as the GPU computes it, "
-             "with a warning where C leaves the result undefined (shift counts past the width, overflow)",
+             "Its integer type: 32 (int) or 64 (long long), computed as the GPU does",
              "32 or 64")
       ->capture_default_str();
   banks_cmd->add_flag("--bytes", opt.banks.bytes, "The expression is a byte address");
