@@ -222,56 +222,62 @@ struct Evaluation {
   }
 };
 
-std::int64_t eval_node(const Node& n, const std::array<std::int64_t, 3>& vars, const Evaluation& e) {
-  switch (n.kind) {
-    case Node::Kind::constant: return n.value;
-    case Node::Kind::variable: return e.wrap(vars[static_cast<std::size_t>(n.variable)]);
-    case Node::Kind::unary: {
-      const std::int64_t v = eval_node(*n.lhs, vars, e);
-      if (n.op == "-") return e.wrapped([&] { return fmt::format("-({})", v); }, v == INT64_MIN ? v : -v, v != INT64_MIN);
-      return n.op == "~" ? ~v : v;
-    }
-    case Node::Kind::binary: break;
-  }
-  const std::int64_t a = eval_node(*n.lhs, vars, e);
-  const std::int64_t b = eval_node(*n.rhs, vars, e);
-  if ((n.op == "/" || n.op == "%") && b == 0) throw UsageError("expression divides by zero");
-  if ((n.op == "/" || n.op == "%") && a == e.min() && b == -1)
+// The operators, apart from the recursion of eval_node: their formatting of warnings and
+// errors needs stack space that a deep expression must not pay for at every level.
+[[gnu::noinline]] std::int64_t apply_unary(const Evaluation& e, std::string_view op, std::int64_t v) {
+  if (op == "-") return e.wrapped([&] { return fmt::format("-({})", v); }, v == INT64_MIN ? v : -v, v != INT64_MIN);
+  return op == "~" ? ~v : v;
+}
+
+[[gnu::noinline]] std::int64_t apply_binary(const Evaluation& e, std::string_view op, std::int64_t a, std::int64_t b) {
+  if ((op == "/" || op == "%") && b == 0) throw UsageError("expression divides by zero");
+  if ((op == "/" || op == "%") && a == e.min() && b == -1)
     throw UsageError(fmt::format("expression overflows a {}-bit int: {} {} -1 (the GPU's result is unspecified)",
-                                 e.bits, a, n.op));
-  if (n.op == "+" || n.op == "-" || n.op == "*") {
+                                 e.bits, a, op));
+  if (op == "+" || op == "-" || op == "*") {
     std::int64_t out = 0;  // the builtins keep the low 64 bits when the result does not fit
-    const bool overflowed = n.op == "+"   ? __builtin_add_overflow(a, b, &out)
-                            : n.op == "-" ? __builtin_sub_overflow(a, b, &out)
-                                          : __builtin_mul_overflow(a, b, &out);
-    return e.wrapped([&] { return fmt::format("{} {} {}", a, n.op, b); }, out, !overflowed);
+    const bool overflowed = op == "+"   ? __builtin_add_overflow(a, b, &out)
+                            : op == "-" ? __builtin_sub_overflow(a, b, &out)
+                                        : __builtin_mul_overflow(a, b, &out);
+    return e.wrapped([&] { return fmt::format("{} {} {}", a, op, b); }, out, !overflowed);
   }
-  if (n.op == "/") return a / b;
-  if (n.op == "%") return a % b;
-  if (n.op == "<<" || n.op == ">>") {
+  if (op == "/") return a / b;
+  if (op == "%") return a % b;
+  if (op == "<<" || op == ">>") {
     // PTX's shl and shr take the count's low 32 bits as unsigned and clamp it to the width.
     const auto count = std::min<std::uint64_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(b)),
                                                static_cast<std::uint64_t>(e.bits));
-    const char* instruction = n.op == "<<" ? "shl" : "shr";
+    const char* instruction = op == "<<" ? "shl" : "shr";
     if (b < 0 || b >= e.bits) {
       const std::int64_t out = count < static_cast<std::uint64_t>(e.bits)
-                                   ? (n.op == "<<" ? e.wrap(static_cast<std::int64_t>(static_cast<std::uint64_t>(a) << count))
-                                                   : a >> count)
-                                   : (n.op == "<<" ? 0 : (a < 0 ? -1 : 0));  // every bit shifted out
+                                   ? (op == "<<" ? e.wrap(static_cast<std::int64_t>(static_cast<std::uint64_t>(a) << count))
+                                                 : a >> count)
+                                   : (op == "<<" ? 0 : (a < 0 ? -1 : 0));  // every bit shifted out
       e.warn("shift count", fmt::format("'{}': a shift count outside 0..{}, which C leaves undefined; where the "
                                         "GPU shifts at run time, its {} takes the count's low 32 bits, clamped to "
                                         "{}, giving {}",
-                                        fmt::format("{} {} {}", a, n.op, b), e.bits - 1, instruction, e.bits, out));
+                                        fmt::format("{} {} {}", a, op, b), e.bits - 1, instruction, e.bits, out));
       return out;
     }
-    if (n.op == ">>") return a >> b;  // a negative value fills with its sign
+    if (op == ">>") return a >> b;  // a negative value fills with its sign
     // A left shift keeps the low bits; a signed result that does not fit is undefined in C.
     const std::int64_t out = e.wrap(static_cast<std::int64_t>(static_cast<std::uint64_t>(a) << b));
     return e.wrapped([&] { return fmt::format("{} << {}", a, b); }, out, (out >> b) == a);
   }
-  if (n.op == "&") return a & b;
-  if (n.op == "^") return a ^ b;
+  if (op == "&") return a & b;
+  if (op == "^") return a ^ b;
   return a | b;
+}
+
+std::int64_t eval_node(const Node& n, const std::array<std::int64_t, 3>& vars, const Evaluation& e) {
+  switch (n.kind) {
+    case Node::Kind::constant: return n.value;
+    case Node::Kind::variable: return e.wrap(vars[static_cast<std::size_t>(n.variable)]);
+    case Node::Kind::unary: return apply_unary(e, n.op, eval_node(*n.lhs, vars, e));
+    case Node::Kind::binary: break;
+  }
+  const std::int64_t a = eval_node(*n.lhs, vars, e);
+  return apply_binary(e, n.op, a, eval_node(*n.rhs, vars, e));
 }
 
 }  // namespace
