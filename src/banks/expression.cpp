@@ -202,22 +202,25 @@ struct Evaluation {
   [[nodiscard]] std::int64_t wrap(std::int64_t x) const {
     return bits == 32 ? static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(x))) : x;
   }
-  void warn(std::string_view kind, const std::string& message) const {
+  // Notes the first warning of a kind; message() writes it out only then.
+  template <class Message>
+  void warn(std::string_view kind, Message&& message) const {
     if (warnings == nullptr) return;
     for (const auto& w : *warnings)
       if (w.kind == kind) return;
-    warnings->push_back({std::string(kind), message});
+    warnings->push_back({std::string(kind), message()});
   }
-  // An operation (what() writes it out, only for a warning) given its result's low 64 bits,
-  // and whether those are all of it: the result in the width, with a warning where it does
-  // not fit.
-  template <class Describe>
-  [[nodiscard]] std::int64_t wrapped(Describe&& what, std::int64_t low64, bool fits64) const {
+  // `what` (a, op, b as written, or -a with an empty op) given its result's low 64 bits, and
+  // whether those are all of it: the result in the width, with a warning where it does not fit.
+  [[nodiscard]] std::int64_t wrapped(std::int64_t a, std::string_view op, std::int64_t b, std::int64_t low64,
+                                     bool fits64) const {
     const std::int64_t out = wrap(low64);
     if (!fits64 || out != low64)
-      warn("overflow", fmt::format("'{}' does not fit in a {}-bit int, which C leaves undefined; where the GPU "
-                                   "computes it, it wraps it to {}",
-                                   what(), bits, out));
+      warn("overflow", [&] {
+        return fmt::format("'{}' does not fit in a {}-bit int, which C leaves undefined; where the GPU computes it, "
+                           "it wraps it to {}",
+                           op.empty() ? fmt::format("-({})", a) : fmt::format("{} {} {}", a, op, b), bits, out);
+      });
     return out;
   }
 };
@@ -225,7 +228,7 @@ struct Evaluation {
 // The operators, apart from the recursion of eval_node: their formatting of warnings and
 // errors needs stack space that a deep expression must not pay for at every level.
 [[gnu::noinline]] std::int64_t apply_unary(const Evaluation& e, std::string_view op, std::int64_t v) {
-  if (op == "-") return e.wrapped([&] { return fmt::format("-({})", v); }, v == INT64_MIN ? v : -v, v != INT64_MIN);
+  if (op == "-") return e.wrapped(v, "", 0, v == INT64_MIN ? v : -v, v != INT64_MIN);
   return op == "~" ? ~v : v;
 }
 
@@ -239,7 +242,7 @@ struct Evaluation {
     const bool overflowed = op == "+"   ? __builtin_add_overflow(a, b, &out)
                             : op == "-" ? __builtin_sub_overflow(a, b, &out)
                                         : __builtin_mul_overflow(a, b, &out);
-    return e.wrapped([&] { return fmt::format("{} {} {}", a, op, b); }, out, !overflowed);
+    return e.wrapped(a, op, b, out, !overflowed);
   }
   if (op == "/") return a / b;
   if (op == "%") return a % b;
@@ -253,16 +256,17 @@ struct Evaluation {
                                    ? (op == "<<" ? e.wrap(static_cast<std::int64_t>(static_cast<std::uint64_t>(a) << count))
                                                  : a >> count)
                                    : (op == "<<" ? 0 : (a < 0 ? -1 : 0));  // every bit shifted out
-      e.warn("shift count", fmt::format("'{}': a shift count outside 0..{}, which C leaves undefined; where the "
-                                        "GPU shifts at run time, its {} takes the count's low 32 bits, clamped to "
-                                        "{}, giving {}",
-                                        fmt::format("{} {} {}", a, op, b), e.bits - 1, instruction, e.bits, out));
+      e.warn("shift count", [&] {
+        return fmt::format("'{} {} {}': a shift count outside 0..{}, which C leaves undefined; where the GPU shifts "
+                           "at run time, its {} takes the count's low 32 bits, clamped to {}, giving {}",
+                           a, op, b, e.bits - 1, instruction, e.bits, out);
+      });
       return out;
     }
     if (op == ">>") return a >> b;  // a negative value fills with its sign
     // A left shift keeps the low bits; a signed result that does not fit is undefined in C.
     const std::int64_t out = e.wrap(static_cast<std::int64_t>(static_cast<std::uint64_t>(a) << b));
-    return e.wrapped([&] { return fmt::format("{} << {}", a, b); }, out, (out >> b) == a);
+    return e.wrapped(a, op, b, out, (out >> b) == a);
   }
   if (op == "&") return a & b;
   if (op == "^") return a ^ b;

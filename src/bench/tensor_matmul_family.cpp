@@ -230,8 +230,7 @@ const BenchFamily& tensor_matmul_tiles_family() {
            if (kernel.hopper && !hopper) continue;
            // Only the ranges the chooser weighs at this size, and in-place reads of unaligned rows.
            const GemmShape d = gemm_shape(shape);
-           const int chunk = static_cast<int>(16 / dtype_bytes(type));
-           if (kernel.in_place && d.k % chunk == 0 && d.n % chunk == 0) continue;
+           if (kernel.in_place && tensor_matmul::dense_rows_aligned(d.n, d.k, type)) continue;
            const int splits = it->second.splits;
            if (splits > 1 && !tensor_matmul::weighs_split(kernel, splits, d.m, d.n, d.k, type, ctx.device.sms)) continue;
            candidates.push_back({it->first,

@@ -104,8 +104,9 @@ std::string launch_plan(const Shape& s, DType type) {
 }  // namespace
 
 void launch_mma_kernel(std::string_view kernel, const GemmArgs& args, const LaunchContext& ctx) {
-  if (kernel.starts_with("inplace")) {  // the operands' rows as they are, however aligned
-    option_named(kernel.substr(7)).launch(args, ctx.stream, kRasterGroup);
+  constexpr std::string_view kInPlace = "inplace";
+  if (kernel.starts_with(kInPlace)) {  // the operands' rows as they are, however aligned
+    option_named(kernel.substr(kInPlace.size())).launch(args, ctx.stream, kRasterGroup);
     return;
   }
   const AlignedOperands aligned(args, ctx);

@@ -21,7 +21,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <stdexcept>
 #include <string>
 #include <tuple>
 
@@ -61,14 +60,9 @@ const KernelShape& shape_of(std::string_view kernel) {
   throw UsageError(fmt::format("unknown tensor-core kernel '{}'", kernel));
 }
 
-const KernelRate* find_rate(const TensorTuning& device, std::string_view kernel) {
-  for (const auto& r : device.kernels)
-    if (r.kernel == kernel) return &r;
-  return nullptr;
-}
-
 const KernelRate& rate_of(const TensorTuning& device, std::string_view kernel) {
-  if (const KernelRate* r = find_rate(device, kernel)) return *r;
+  for (const auto& r : device.kernels)
+    if (r.kernel == kernel) return r;
   throw UsageError(fmt::format("no measured rate for tensor-core kernel '{}'", kernel));
 }
 
@@ -98,8 +92,7 @@ std::string choice_name(const KernelChoice& c) {
 std::string launch_plan(const Shape& s, DType type) {
   const GemmShape g = gemm_shape(s);
   const DevicePlan d = device_plan();
-  const bool aligned = g.k % (16 / dtype_bytes(type)) == 0 && g.n % (16 / dtype_bytes(type)) == 0;
-  const auto ranked = rank_kernels(g.m, g.n, g.k, type, aligned, d.hopper, d.tuning);
+  const auto ranked = rank_kernels(g.m, g.n, g.k, type, dense_rows_aligned(g.n, g.k, type), d.hopper, d.tuning);
   const KernelEstimate& best = ranked.front();
   std::string out = fmt::format("{}: {} tiles, {} items, {:.2f} waves on the {} SMs of {}; predicted {:.1f} us",
                                 choice_name(best.choice), best.tiles, best.items, best.waves, d.tuning.sms, d.where,
@@ -161,6 +154,11 @@ KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType i
   return e;
 }
 
+bool dense_rows_aligned(int n, int k, DType input) {
+  const auto chunk = static_cast<int>(16 / dtype_bytes(input));
+  return k % chunk == 0 && n % chunk == 0;
+}
+
 bool weighs_split(const KernelShape& s, int splits, int m, int n, int k, DType input, int sms) {
   const detail::KRanges r = detail::k_ranges(k, detail::k_step(input), splits);
   return s.splits_k && r.count == splits && r.steps_per_range >= kMinStepsPerRange &&
@@ -171,14 +169,13 @@ std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool 
                                          const TensorTuning& device) {
   std::vector<KernelEstimate> out;
   for (const KernelShape& s : kKernels) {
-    if ((s.hopper && !hopper) || (s.in_place && aligned) || find_rate(device, s.name) == nullptr) continue;
+    if ((s.hopper && !hopper) || (s.in_place && aligned)) continue;
     out.push_back(estimate({s.name, 1}, m, n, k, input, aligned, device));
     for (const int splits : kSplits) {
       if (!weighs_split(s, splits, m, n, k, input, device.sms)) break;
       out.push_back(estimate({s.name, splits}, m, n, k, input, aligned, device));
     }
   }
-  if (out.empty()) throw std::logic_error("gemm: the tuning table has no rate for any tensor-core kernel");
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.ns < b.ns; });
   return out;
 }

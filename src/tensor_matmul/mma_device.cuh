@@ -124,12 +124,13 @@ __device__ __forceinline__ void copy_chunk(char* dst, const typename E::Storage*
 // The widest copy every row of A and B allows: 16 bytes where both operands' pointers and
 // leading dimensions are multiples of 16 bytes, else 4 where they are of 4, else one element.
 inline int copy_granule(const GemmArgs& g) {
+  if (operands_16b_aligned(g)) return 16;
   const auto elem = static_cast<std::uintptr_t>(dtype_bytes(g.input));
-  const auto rows_align = [&](std::uintptr_t granule) {
-    return reinterpret_cast<std::uintptr_t>(g.a) % granule == 0 && reinterpret_cast<std::uintptr_t>(g.b) % granule == 0 &&
-           static_cast<std::uintptr_t>(g.lda) * elem % granule == 0 && static_cast<std::uintptr_t>(g.ldb) * elem % granule == 0;
-  };
-  return rows_align(16) ? 16 : rows_align(4) ? 4 : static_cast<int>(elem);
+  const bool rows_4b_aligned = reinterpret_cast<std::uintptr_t>(g.a) % 4 == 0 &&
+                               reinterpret_cast<std::uintptr_t>(g.b) % 4 == 0 &&
+                               static_cast<std::uintptr_t>(g.lda) * elem % 4 == 0 &&
+                               static_cast<std::uintptr_t>(g.ldb) * elem % 4 == 0;
+  return rows_4b_aligned ? 4 : static_cast<int>(elem);
 }
 
 // f(std::integral_constant<int, G>{}) for the copy granule of g's operands, among those E has.

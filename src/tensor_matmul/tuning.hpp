@@ -87,13 +87,16 @@ struct KernelEstimate {
 };
 [[nodiscard]] KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType input, bool aligned,
                                       const TensorTuning& device);
+// Whether dense operands (lda = k, ldb = n, bases on 16-byte boundaries) have 16-byte-aligned
+// rows in this type: the `aligned` of the model for a shape alone.
+[[nodiscard]] bool dense_rows_aligned(int n, int k, DType input);
 // Whether the model weighs K in `splits` ranges for this kernel and shape on `sms` SMs: a
 // kernel that splits, exactly that many ranges, each of at least 4 K-steps (a ring of stages
 // fills), and its items within two waves of resident blocks.
 [[nodiscard]] bool weighs_split(const KernelShape& kernel, int splits, int m, int n, int k, DType input, int sms);
 // Every choice the model weighs (each kernel whole, the splitting ones also in 2 to 64 ranges
 // while weighs_split holds), fastest first; the Hopper kernels only where `hopper`, the
-// in-place ones only for unaligned operands, and only kernels the device's table has a rate for.
+// in-place ones only for unaligned operands.
 [[nodiscard]] std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool aligned, bool hopper,
                                                        const TensorTuning& device);
 // The fastest for these arguments on the current device.

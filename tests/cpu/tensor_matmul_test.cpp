@@ -206,8 +206,7 @@ TEST(TensorChooser, PredictsWhatTheFitPredicted) {
     const auto shapes = tensor_matmul::kernel_shapes();
     const auto shape = std::find_if(shapes.begin(), shapes.end(), [&](const auto& s) { return s.name == kernel; });
     ASSERT_NE(shape, shapes.end()) << key;
-    const int chunk = static_cast<int>(16 / dtype_bytes(*type));
-    const bool aligned = g.k % chunk == 0 && g.n % chunk == 0;  // the sweep's operands are dense
+    const bool aligned = tensor_matmul::dense_rows_aligned(g.n, g.k, *type);  // the sweep's operands are dense
     const auto e = tensor_matmul::estimate({shape->name, splits}, g.m, g.n, g.k, *type, aligned, h100());
     EXPECT_NEAR(e.ns, predicted.get<double>(), 1e-6 * predicted.get<double>() + 1e-3) << key;
   }
