@@ -43,6 +43,7 @@ SIZE_AXIS = {
     "tensor-matmul": GEMM_SIZES,
     "transpose": "size: N for N x N, or rows x columns",
     "reduction": "elements summed",
+    "scan": "elements scanned",
     "banks": "stride (elements between consecutive lanes)",
 }
 # Variants that --best leaves out: they do not do the family's job (the copy is the transpose's

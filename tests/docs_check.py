@@ -69,6 +69,7 @@ statements = [
         lambda: rows_of("transpose-h200-float.json", "transpose-h200-double.json"),
     ),
     ("docs/results/banks.md", r"All (\d+) rows verified", lambda: rows_of("banks-h200.json")),
+    ("docs/results/scan.md", r"All (\d+) rows verified", lambda: rows_of("scan-h100.json")),
     (
         "docs/guide/banks.md",
         r"all (\d+) are within the tolerance",

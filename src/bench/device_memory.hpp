@@ -17,6 +17,9 @@ void fill_uniform(float* data, std::size_t count, std::uint64_t seed, float lo, 
                   cudaStream_t stream);
 void fill_uniform(double* data, std::size_t count, std::uint64_t seed, double lo, double hi,
                   cudaStream_t stream);
+// Integers: lo + (hi - lo) * u rounded toward zero, u uniform in [0, 1).
+void fill_uniform(std::int32_t* data, std::size_t count, std::uint64_t seed, double lo, double hi,
+                  cudaStream_t stream);
 // The same rounded to bf16 or half (round to nearest): the tensor-core inputs.
 void fill_uniform(__nv_bfloat16* data, std::size_t count, std::uint64_t seed, float lo, float hi,
                   cudaStream_t stream);
@@ -25,6 +28,7 @@ void fill_uniform(__half* data, std::size_t count, std::uint64_t seed, float lo,
 // Every element set to `value` (cudaMemset only sets bytes).
 void fill_value(float* data, std::size_t count, float value, cudaStream_t stream);
 void fill_value(double* data, std::size_t count, double value, cudaStream_t stream);
+void fill_value(std::int32_t* data, std::size_t count, std::int32_t value, cudaStream_t stream);
 
 // Evicts the benchmark's data from L2 by reading a buffer twice the L2 size. It reads rather
 // than writes, so no dirty lines are left to be written back during the timed kernel.

@@ -15,6 +15,8 @@ const BenchFamily& tensor_matmul_family();
 const BenchFamily& tensor_matmul_tiles_family();
 const BenchFamily& reduction_family();
 const BenchFamily& transpose_family();
+// Prefix sums (int32 and float, inclusive and exclusive) against cub::DeviceScan.
+const BenchFamily& scan_family();
 const BenchFamily& banks_family();
 
 // "2^K" for powers of two, the decimal number otherwise: how the reduction sizes are written.

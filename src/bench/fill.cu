@@ -61,6 +61,15 @@ void fill_value(double* data, std::size_t count, double value, cudaStream_t stre
   launch_fill_value(data, count, value, stream);
 }
 
+void fill_value(std::int32_t* data, std::size_t count, std::int32_t value, cudaStream_t stream) {
+  launch_fill_value(data, count, value, stream);
+}
+
+void fill_uniform(std::int32_t* data, std::size_t count, std::uint64_t seed, double lo, double hi,
+                  cudaStream_t stream) {
+  launch_fill(data, count, seed, lo, hi, stream);
+}
+
 void fill_uniform(float* data, std::size_t count, std::uint64_t seed, float lo, float hi,
                   cudaStream_t stream) {
   launch_fill(data, count, seed, lo, hi, stream);

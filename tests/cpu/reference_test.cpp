@@ -7,6 +7,7 @@
 #include <random>
 
 #include "smemlab/matmul.hpp"
+#include "smemlab/scan.hpp"
 #include "bench/verify.hpp"
 
 using namespace smemlab;
@@ -92,4 +93,50 @@ TEST(Verify, ToleranceGrowsLikeTheSquareRootOfK) {
   EXPECT_LT(matmul::relative_tolerance(1), 1e-6);
   EXPECT_NEAR(matmul::relative_tolerance(4096) / matmul::relative_tolerance(1024), 2.0, 0.05);
   EXPECT_LT(matmul::relative_tolerance(65536), 2e-4);  // far below any real defect
+}
+
+// The scan's check: integers wrap modulo 2^32 and must match exactly; a float scan in float
+// (one rounding per element, the longest chain a step uses) passes, and an element dropped from
+// the middle of 2^20 fails.
+TEST(ScanCheck, ExactWrappingIntegersAndFloatsWithinTolerance) {
+  const std::vector<std::int32_t> ints{INT32_MAX, 1, -5, INT32_MIN, 7};
+  std::vector<std::int32_t> inclusive(ints.size());
+  std::uint32_t sum = 0;
+  for (std::size_t i = 0; i < ints.size(); ++i) inclusive[i] = static_cast<std::int32_t>(sum += static_cast<std::uint32_t>(ints[i]));
+  EXPECT_TRUE(scan::check_scan<std::int32_t>(ints, inclusive, scan::Kind::inclusive).verified);
+  EXPECT_FALSE(scan::check_scan<std::int32_t>(ints, inclusive, scan::Kind::exclusive).verified);
+  std::vector<std::int32_t> exclusive{0, INT32_MAX, INT32_MIN, static_cast<std::int32_t>(0x7FFFFFFBU), -5};
+  EXPECT_TRUE(scan::check_scan<std::int32_t>(ints, exclusive, scan::Kind::exclusive).verified);
+  exclusive[3] += 1;
+  const auto wrong = scan::check_scan<std::int32_t>(ints, exclusive, scan::Kind::exclusive);
+  EXPECT_FALSE(wrong.verified);
+  EXPECT_EQ(wrong.first_bad, 3U);
+
+  const std::size_t n = std::size_t{1} << 20;
+  std::mt19937 gen(3);
+  std::uniform_real_distribution<float> dist(-1.0F, 1.0F);
+  std::vector<float> in(n);
+  for (auto& x : in) x = dist(gen);
+  std::vector<float> out(n);
+  float running = 0.0F;
+  for (std::size_t i = 0; i < n; ++i) out[i] = running += in[i];
+  const auto honest = scan::check_scan<float>(in, out, scan::Kind::inclusive);
+  EXPECT_TRUE(honest.verified) << honest.max_error;
+  // An element of magnitude near 1 dropped (smaller ones hide under the tolerance at this n:
+  // the integer scans, with the same kernels, catch any element lost).
+  std::size_t drop = n / 2;
+  while (std::abs(in[drop]) < 0.9F) ++drop;
+  for (std::size_t i = drop; i < n; ++i) out[i] -= in[drop];
+  const auto dropped = scan::check_scan<float>(in, out, scan::Kind::inclusive);
+  EXPECT_FALSE(dropped.verified);
+  EXPECT_EQ(dropped.first_bad, drop);
+}
+
+TEST(ScanCheck, OverlappingArraysAreRefusedAndInPlaceIsAccepted) {
+  std::vector<float> buffer(100);
+  EXPECT_NO_THROW(scan::validate<float>({buffer.data(), buffer.data(), 100}));
+  EXPECT_NO_THROW(scan::validate<float>({buffer.data(), buffer.data() + 50, 50}));
+  EXPECT_THROW(scan::validate<float>({buffer.data(), buffer.data() + 10, 50}), std::invalid_argument);
+  EXPECT_THROW(scan::validate<float>({nullptr, buffer.data(), 5}), std::invalid_argument);
+  EXPECT_NO_THROW(scan::validate<float>({nullptr, nullptr, 0}));
 }

@@ -25,6 +25,7 @@
 #include "smemlab/device_buffer.hpp"
 #include "smemlab/matmul.hpp"
 #include "smemlab/reduce.hpp"
+#include "smemlab/scan.hpp"
 #include "smemlab/tensor_matmul.hpp"
 #include "smemlab/transpose.hpp"
 #include "support/gpu.hpp"
@@ -190,6 +191,32 @@ class ReduceCall : public Call {
   std::vector<float> host_;
 };
 
+class ScanCall : public Call {
+ public:
+  explicit ScanCall(const scan::ScanVariant& v)
+      : variant_(v), workspace_(std::max<std::size_t>(scan::workspace_bytes<float>(v, kSumCount), 1)) {}
+  void fill(unsigned seed, cudaStream_t stream) override {
+    host_ = random_floats(kSumCount, seed);
+    SMEMLAB_CUDA_CHECK(cudaMemcpyAsync(in_.data(), host_.data(), in_.bytes(), cudaMemcpyHostToDevice, stream));
+    out_.poison(stream);
+    workspace_.poison(stream);
+  }
+  void run(const LaunchContext& ctx) override {
+    scan::run<float>(variant_, {in_.data(), out_.data(), kSumCount, scan::Kind::exclusive, workspace_.data()}, ctx);
+  }
+  std::string check(cudaStream_t stream) override {
+    const scan::ReferenceCheck c = scan::check_scan<float>(host_, download(out_, stream), scan::Kind::exclusive);
+    return c.verified ? std::string() : "element " + std::to_string(c.first_bad) + " wrong";
+  }
+
+ private:
+  const scan::ScanVariant& variant_;
+  DeviceBuffer<float> in_{kSumCount};
+  DeviceBuffer<float> out_{kSumCount};
+  DeviceBuffer<std::byte> workspace_;
+  std::vector<float> host_;
+};
+
 constexpr int kRows = 97;
 constexpr int kCols = 130;
 
@@ -231,6 +258,7 @@ std::vector<std::string> gpu_variants() {
   for (const auto& v : tensor_matmul::variants()) out.push_back(v.info.id());
   for (const auto& v : reduce::variants())
     if (reduce::ops<float>(v).device != nullptr) out.push_back(v.info.id());
+  for (const auto& v : scan::variants()) out.push_back(v.info.id());
   for (const auto& v : transpose::variants()) out.push_back(v.info.id());
   return out;
 }
@@ -246,6 +274,7 @@ std::unique_ptr<Call> make_call(const std::string& id, std::string& why) {
     return why.empty() ? std::make_unique<TensorCall>(v) : nullptr;
   }
   if (family == "reduction") return std::make_unique<ReduceCall>(reduce::find(name));
+  if (family == "scan") return std::make_unique<ScanCall>(scan::find(name));
   return std::make_unique<TransposeCall>(transpose::find(name));
 }
 
