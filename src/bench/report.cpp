@@ -205,7 +205,10 @@ std::vector<SummarySection> summary_sections(const BenchReport& report) {
     const std::string title = fmt::format("{} {}", first.family, first.dtype);
     auto section = std::find_if(sections.begin(), sections.end(),
                                 [&](const SummarySection& s) { return s.title == title; });
-    if (section == sections.end()) section = sections.insert(sections.end(), {title, "", {}, {}, {}});
+    if (section == sections.end()) {
+      section = sections.emplace(sections.end());
+      section->title = title;
+    }
     remember(section->sizes, first.size);
     std::size_t fastest = end;
     for (std::size_t i = begin; i < end; ++i) {
