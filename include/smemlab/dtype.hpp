@@ -66,6 +66,8 @@ inline constexpr DType kFloatAndDouble[] = {DType::f32, DType::f64};
 inline constexpr DType kTensorInputs[] = {DType::bf16, DType::f16, DType::tf32};
 // The scan's element types: integers that wrap modulo 2^32, and float.
 inline constexpr DType kScanTypes[] = {DType::i32, DType::f32};
+// The histogram's sample types: bytes (one bin per value) and float (bins over a range).
+inline constexpr DType kHistogramTypes[] = {DType::u8, DType::f32};
 
 // The list for a variant with entry points for float, double or both.
 [[nodiscard]] constexpr std::span<const DType> dtypes_for(bool f32, bool f64) {

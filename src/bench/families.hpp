@@ -17,6 +17,8 @@ const BenchFamily& reduction_family();
 const BenchFamily& transpose_family();
 // Prefix sums (int32 and float, inclusive and exclusive) against cub::DeviceScan.
 const BenchFamily& scan_family();
+// Counts per bin (bytes into 256 bins; floats into 1,024 to 65,536) against cub::DeviceHistogram.
+const BenchFamily& histogram_family();
 const BenchFamily& banks_family();
 
 // "2^K" for powers of two, the decimal number otherwise: how the reduction sizes are written.

@@ -11,7 +11,7 @@
 namespace smemlab {
 
 std::span<const BenchFamily* const> families() {
-  static const std::array all{&matmul_family(), &tensor_matmul_family(), &reduction_family(), &scan_family(), &transpose_family(),
+  static const std::array all{&matmul_family(), &tensor_matmul_family(), &reduction_family(), &scan_family(), &histogram_family(), &transpose_family(),
                              &banks_family(), &matmul_tiles_family(),
                              &tensor_matmul_tiles_family()};
   return all;

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "smemlab/matmul.hpp"
+#include "smemlab/histogram.hpp"
 #include "smemlab/scan.hpp"
 #include "bench/verify.hpp"
 
@@ -139,4 +140,36 @@ TEST(ScanCheck, OverlappingArraysAreRefusedAndInPlaceIsAccepted) {
   EXPECT_THROW(scan::validate<float>({buffer.data(), buffer.data() + 10, 50}), std::invalid_argument);
   EXPECT_THROW(scan::validate<float>({nullptr, buffer.data(), 5}), std::invalid_argument);
   EXPECT_NO_THROW(scan::validate<float>({nullptr, nullptr, 0}));
+}
+
+// Refused in validation, before any device work: no GPU is needed to see it.
+TEST(HistogramArgs, BadArgumentsAreRefusedBeforeAnyWork) {
+  std::vector<float> host(4);
+  std::uint32_t counts[4];
+  const auto& v = histogram::find("shared_atomics");
+  EXPECT_THROW(histogram::run<float>(v, {.samples = host.data(), .n = 4, .counts = counts, .bins = 0}, {}),
+               std::invalid_argument);
+  EXPECT_THROW(histogram::run<float>(v, {.samples = host.data(), .n = 4, .counts = counts, .bins = 65537}, {}),
+               std::invalid_argument);
+  EXPECT_THROW(histogram::run<float>(
+                   v, {.samples = host.data(), .n = 4, .counts = counts, .bins = 8, .lower = 1, .upper = 1}, {}),
+               std::invalid_argument);
+  EXPECT_THROW(histogram::run<float>(v, {.samples = host.data(), .n = std::size_t{1} << 32, .counts = counts}, {}),
+               std::invalid_argument);
+  EXPECT_THROW(histogram::run<std::uint8_t>(v, {.samples = nullptr, .n = 4, .counts = counts}, {}),
+               std::invalid_argument);
+}
+
+
+// The even bins' rule on hand-computed cases: edges, the last bin's rounding, NaN, infinities.
+TEST(HistogramArgs, EvenBinsFollowTheDocumentedRule) {
+  EXPECT_EQ(histogram::bin_of(0.0F, 0.0F, 1.0F, 4), 0);
+  EXPECT_EQ(histogram::bin_of(0.25F, 0.0F, 1.0F, 4), 1);
+  EXPECT_EQ(histogram::bin_of(std::nextafter(1.0F, 0.0F), 0.0F, 1.0F, 4), 3);
+  EXPECT_EQ(histogram::bin_of(1.0F, 0.0F, 1.0F, 4), -1);
+  EXPECT_EQ(histogram::bin_of(-0.0F, 0.0F, 1.0F, 4), 0);
+  EXPECT_EQ(histogram::bin_of(std::nanf(""), 0.0F, 1.0F, 4), -1);
+  EXPECT_EQ(histogram::bin_of(-INFINITY, 0.0F, 1.0F, 4), -1);
+  // 0.1 in [0, 0.3) with 3 bins: (0.1 - 0) * (3 / 0.3) rounds to 1.0000001 in float: bin 1.
+  EXPECT_EQ(histogram::bin_of(0.1F, 0.0F, 0.3F, 3), static_cast<int>(0.1F * (3.0F / 0.3F)));
 }

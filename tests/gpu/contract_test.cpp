@@ -24,6 +24,7 @@
 #include "smemlab/cublas.hpp"
 #include "smemlab/device_buffer.hpp"
 #include "smemlab/matmul.hpp"
+#include "smemlab/histogram.hpp"
 #include "smemlab/reduce.hpp"
 #include "smemlab/scan.hpp"
 #include "smemlab/tensor_matmul.hpp"
@@ -217,6 +218,55 @@ class ScanCall : public Call {
   std::vector<float> host_;
 };
 
+class HistogramCall : public Call {
+ public:
+  explicit HistogramCall(const histogram::HistogramVariant& v)
+      : variant_(v), workspace_(std::max<std::size_t>(histogram::workspace_bytes<float>(v, kSumCount, kBins), 1)) {}
+  void fill(unsigned seed, cudaStream_t stream) override {
+    host_ = random_floats(kSumCount, seed);  // [-1, 1): the range [0, 1) drops about half
+    SMEMLAB_CUDA_CHECK(cudaMemcpyAsync(in_.data(), host_.data(), in_.bytes(), cudaMemcpyHostToDevice, stream));
+    counts_.poison(stream);
+    dropped_.poison(stream);
+    workspace_.poison(stream);
+  }
+  void run(const LaunchContext& ctx) override {
+    histogram::run<float>(variant_,
+                          {.samples = in_.data(),
+                           .n = kSumCount,
+                           .counts = counts_.data(),
+                           .bins = kBins,
+                           .lower = 0.0F,
+                           .upper = 1.0F,
+                           .dropped = dropped_.data(),
+                           .workspace = workspace_.data()},
+                          ctx);
+  }
+  std::string check(cudaStream_t stream) override {
+    std::vector<std::uint32_t> want(kBins, 0);
+    std::uint32_t want_dropped = 0;
+    for (const float x : host_) {
+      const int b = histogram::bin_of(x, 0.0F, 1.0F, kBins);
+      if (b >= 0) {
+        ++want[static_cast<std::size_t>(b)];
+      } else {
+        ++want_dropped;
+      }
+    }
+    if (download(counts_, stream) != want) return "counts wrong";
+    if (download(dropped_, stream)[0] != want_dropped) return "dropped count wrong";
+    return {};
+  }
+
+ private:
+  static constexpr int kBins = 1024;
+  const histogram::HistogramVariant& variant_;
+  DeviceBuffer<float> in_{kSumCount};
+  DeviceBuffer<std::uint32_t> counts_{kBins};
+  DeviceBuffer<std::uint32_t> dropped_{1};
+  DeviceBuffer<std::byte> workspace_;
+  std::vector<float> host_;
+};
+
 constexpr int kRows = 97;
 constexpr int kCols = 130;
 
@@ -259,6 +309,7 @@ std::vector<std::string> gpu_variants() {
   for (const auto& v : reduce::variants())
     if (reduce::ops<float>(v).device != nullptr) out.push_back(v.info.id());
   for (const auto& v : scan::variants()) out.push_back(v.info.id());
+  for (const auto& v : histogram::variants()) out.push_back(v.info.id());
   for (const auto& v : transpose::variants()) out.push_back(v.info.id());
   return out;
 }
@@ -275,6 +326,11 @@ std::unique_ptr<Call> make_call(const std::string& id, std::string& why) {
   }
   if (family == "reduction") return std::make_unique<ReduceCall>(reduce::find(name));
   if (family == "scan") return std::make_unique<ScanCall>(scan::find(name));
+  if (family == "histogram") {
+    const auto& v = histogram::find(name);
+    why = v.info.why_unavailable();
+    return why.empty() ? std::make_unique<HistogramCall>(v) : nullptr;
+  }
   return std::make_unique<TransposeCall>(transpose::find(name));
 }
 
