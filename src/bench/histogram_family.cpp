@@ -139,7 +139,7 @@ const BenchFamily& histogram_family() {
       {.name = "histogram",
        .form = SizeForm::count,
        .max_dim = (std::int64_t{1} << 32) - 1,
-       .sizes = {"2^24", "2^26"},
+       .sizes = {"2^24"},
        .full_sizes = {"2^20", "2^24", "2^26", "2^28"},
        .explain_size = "2^24",
        .dtypes = kHistogramTypes,
