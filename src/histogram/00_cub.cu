@@ -1,8 +1,16 @@
 // 00 — cub::DeviceHistogram::HistogramEven, the reference: what a CUDA programmer calls instead of
 // writing a histogram. Bytes as 257 levels over [0, 256); floats as bins + 1 levels over [lower,
 // upper). CUB does not count the samples it drops: n minus the sum of the counts, one small
-// kernel after. Its temporary storage comes out of the variant's workspace.
+// kernel after. Nor does it clamp: a float just below upper whose (x - lower) * scale rounds to
+// the bin count would be counted one bin past the end, where the rule puts it in the last bin;
+// for ranges where that can happen, such samples reach CUB as the float before the first of
+// them (an iterator over the samples, which costs CUB its vector loads). Its temporary storage
+// comes out of the variant's workspace.
+#include <thrust/iterator/transform_iterator.h>
+
+#include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cub/device/device_histogram.cuh>
 
 #include "histogram/histogram_device.cuh"
@@ -28,42 +36,82 @@ __global__ void count_dropped_kernel(const std::uint32_t* counts, int bins, std:
   }
 }
 
+// The first float of [lower, upper) whose (x - lower) * scale rounds to the bin count or more;
+// upper when there is none (as for [0, 1) with a power-of-two bin count).
+float first_past_the_end(const EvenBins& b) {
+  const auto past = [&](float x) { return (x - b.lower) * b.scale >= static_cast<float>(b.bins); };
+  float hi = std::nextafter(b.upper, b.lower);
+  if (!past(hi)) return b.upper;
+  float lo = b.lower;  // not past: (lower - lower) * scale = 0
+  while (std::nextafter(lo, hi) != hi) {
+    float mid = static_cast<float>(0.5 * (static_cast<double>(lo) + static_cast<double>(hi)));
+    if (mid == lo || mid == hi) mid = std::nextafter(lo, hi);
+    (past(mid) ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+// Samples in [first, upper) become the float before `first`, in the last bin by CUB's formula.
+struct IntoLastBin {
+  float first;
+  float upper;
+  float last_inside;
+  __host__ __device__ float operator()(float x) const { return x >= first && x < upper ? last_inside : x; }
+};
+
 template <class Count>
-cudaError_t cub_histogram(void* temp, std::size_t& bytes, const Args<std::uint8_t>& a, Count n,
-                          cudaStream_t s) {
-  return cub::DeviceHistogram::HistogramEven(temp, bytes, a.samples, a.counts, 257, 0, 256, n, s);
+cudaError_t cub_histogram(void* temp, std::size_t& bytes, const Args<float>& a, Count n, cudaStream_t s,
+                          bool clamp) {
+  if (!clamp)
+    return cub::DeviceHistogram::HistogramEven(temp, bytes, a.samples, a.counts, a.bins + 1, a.lower, a.upper,
+                                               n, s);
+  const float first = first_past_the_end(bins_of(a));
+  const auto samples = thrust::make_transform_iterator(
+      a.samples, IntoLastBin{first, a.upper, std::nextafter(first, a.lower)});
+  return cub::DeviceHistogram::HistogramEven(temp, bytes, samples, a.counts, a.bins + 1, a.lower, a.upper, n, s);
 }
 
 template <class Count>
-cudaError_t cub_histogram(void* temp, std::size_t& bytes, const Args<float>& a, Count n, cudaStream_t s) {
-  return cub::DeviceHistogram::HistogramEven(temp, bytes, a.samples, a.counts, a.bins + 1, a.lower, a.upper,
-                                             n, s);
+cudaError_t cub_histogram(void* temp, std::size_t& bytes, const Args<std::uint8_t>& a, Count n, cudaStream_t s,
+                          bool /*clamp*/) {
+  return cub::DeviceHistogram::HistogramEven(temp, bytes, a.samples, a.counts, 257, 0, 256, n, s);
 }
 
 // With num_samples in 32 bits when it fits, as a typical caller passes an int.
 template <class T>
-cudaError_t cub_call(void* temp, std::size_t& bytes, const Args<T>& a, cudaStream_t s) {
+cudaError_t cub_call(void* temp, std::size_t& bytes, const Args<T>& a, cudaStream_t s, bool clamp) {
   if (a.n <= static_cast<std::size_t>(INT_MAX))
-    return cub_histogram(temp, bytes, a, static_cast<int>(a.n), s);
-  return cub_histogram(temp, bytes, a, static_cast<std::int64_t>(a.n), s);
+    return cub_histogram(temp, bytes, a, static_cast<int>(a.n), s, clamp);
+  return cub_histogram(temp, bytes, a, static_cast<std::int64_t>(a.n), s, clamp);
 }
 
+// Whether samples must be moved into the last bin before CUB sees them.
+template <class T>
+bool needs_clamp(const Args<T>& a) {
+  return std::is_same_v<T, float> && first_past_the_end(bins_of(a)) < a.upper;
+}
+
+// The larger of the two ways' temporary storage: the range is not known here.
 template <class T>
 std::size_t cub_workspace(std::size_t n, int bins) {
   Args<T> a;
   a.n = n;
   a.bins = bins;
-  std::size_t bytes = 0;
-  SMEMLAB_CUDA_CHECK(cub_call<T>(nullptr, bytes, a, nullptr));
-  return bytes;
+  std::size_t direct = 0;
+  std::size_t clamped = 0;
+  SMEMLAB_CUDA_CHECK(cub_call<T>(nullptr, direct, a, nullptr, false));
+  SMEMLAB_CUDA_CHECK(cub_call<T>(nullptr, clamped, a, nullptr, std::is_same_v<T, float>));
+  return std::max(direct, clamped);
 }
 
 template <class T>
 void cub_run(const Args<T>& a, cudaStream_t stream) {
   if (a.n == 0) return clear_counts(a, stream);
   std::size_t bytes = cub_workspace<T>(a.n, bin_count(a));
-  SMEMLAB_CUDA_CHECK(cub_call<T>(a.workspace, bytes, a, stream));
-  if (std::is_same_v<T, float> && a.dropped != nullptr) {
+  SMEMLAB_CUDA_CHECK(cub_call<T>(a.workspace, bytes, a, stream, needs_clamp(a)));
+  if (a.dropped != nullptr && !std::is_same_v<T, float>) {
+    SMEMLAB_CUDA_CHECK(cudaMemsetAsync(a.dropped, 0, sizeof(std::uint32_t), stream));  // bytes drop none
+  } else if (a.dropped != nullptr) {
     count_dropped_kernel<<<1, 1024, 0, stream>>>(a.counts, a.bins, a.n, a.dropped);
     SMEMLAB_LAUNCH_CHECK();
   }

@@ -17,11 +17,12 @@ void validate(const Args<T>& a) {
     fail(fmt::format("n ({}) must be below 2^32: the counts are 32-bit", a.n));
   if (a.counts == nullptr) fail("null counts pointer");
   if (a.n > 0 && a.samples == nullptr) fail("null samples pointer");
+  if (reinterpret_cast<std::uintptr_t>(a.samples) % alignof(T) != 0) fail("samples not aligned to their type");
   if constexpr (std::is_same_v<T, float>) {
     if (a.bins < 1 || a.bins > kMaxBins) fail(fmt::format("bins must be 1 to {} (got {})", kMaxBins, a.bins));
     if (!(std::isfinite(a.lower) && std::isfinite(a.upper) && a.lower < a.upper))
       fail(fmt::format("the range [{}, {}) must be finite and not empty", a.lower, a.upper));
-    if (!std::isfinite(static_cast<float>(a.bins) / (a.upper - a.lower)))
+    if (!std::isfinite(a.upper - a.lower) || !std::isfinite(static_cast<float>(a.bins) / (a.upper - a.lower)))
       fail(fmt::format("the range [{}, {}) is too wide for float", a.lower, a.upper));
   } else {
     if (a.bins != 256) fail(fmt::format("bytes have 256 bins, one per value (got {})", a.bins));
