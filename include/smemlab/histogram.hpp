@@ -25,7 +25,7 @@ struct Args {
   int bins = 256;                   // bytes: 256; floats: 1 to 65,536
   float lower = 0.0F;               // floats: the range [lower, upper)
   float upper = 1.0F;
-  std::uint32_t* dropped = nullptr;  // floats: one counter, the samples outside the range; may be null
+  std::uint32_t* dropped = nullptr;  // one counter: samples outside the range (bytes: 0); may be null
   void* workspace = nullptr;         // workspace_bytes<T>(variant, n, bins) bytes, any content
 };
 

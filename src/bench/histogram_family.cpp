@@ -144,10 +144,11 @@ const BenchFamily& histogram_family() {
        .explain_size = "2^24",
        .dtypes = kHistogramTypes,
        .variants = [] { return infos_of(histogram::variants()); },
-       // The samples and the workspaces.
+       // The samples and the workspaces: where the bins exceed 256, CUB keeps a histogram a block
+       // in global memory, about a thousand blocks x 65,536 bins x 4 bytes.
        .device_bytes =
            [](const Shape& shape, DType type) {
-             return static_cast<std::size_t>(count(shape)) * dtype_bytes(type) + (std::size_t{64} << 20);
+             return static_cast<std::size_t>(count(shape)) * dtype_bytes(type) + (std::size_t{512} << 20);
            },
        .run = [](const BenchFamily& /*self*/, const Shape& shape, DType type,
                  std::span<const std::string_view> names,
