@@ -158,6 +158,15 @@ TEST(HistogramArgs, BadArgumentsAreRefusedBeforeAnyWork) {
                std::invalid_argument);
   EXPECT_THROW(histogram::run<std::uint8_t>(v, {.samples = nullptr, .n = 4, .counts = counts}, {}),
                std::invalid_argument);
+  // A float range whose width overflows, and samples off their type's alignment.
+  EXPECT_THROW(histogram::run<float>(v,
+                                     {.samples = host.data(), .n = 4, .counts = counts, .bins = 8,
+                                      .lower = -3e38F, .upper = 3e38F},
+                                     {}),
+               std::invalid_argument);
+  const auto* misaligned = reinterpret_cast<const float*>(reinterpret_cast<const char*>(host.data()) + 1);
+  EXPECT_THROW(histogram::run<float>(v, {.samples = misaligned, .n = 2, .counts = counts, .bins = 8}, {}),
+               std::invalid_argument);
 }
 
 
