@@ -695,3 +695,25 @@ TEST(ExplainChooser, NamesTheChoiceAndTheRunnersUp) {
     EXPECT_EQ(times, 3U) << rest;
   }
 }
+
+// The scan's tree steps against the wavefronts Nsight Compute measured on an H100 at 2^20
+// (committed): each model within the 5% explain_vs_ncu allows, loads and stores.
+TEST(ExplainScan, TreeModelsMatchTheCommittedMeasurements) {
+  using smemlab::testing::run_cli;
+  std::ifstream file(std::string(SMEMLAB_DOCS_DATA_DIR) + "/scan-h100-measured-2p20.json");
+  ASSERT_TRUE(file.good());
+  const auto committed = nlohmann::json::parse(file)["explained"];
+  ASSERT_EQ(committed.size(), 3U);
+  for (const auto& [name, doc] : committed.items()) {
+    SCOPED_TRACE(name);
+    const auto now = nlohmann::json::parse(
+        run_cli({"explain", "scan/" + name, "--size", "2^20", "--type", "int32", "--format", "json"}).out);
+    const auto& predicted = now["model"]["predicted"];
+    const auto& measured = doc["measured"];
+    for (const char* op : {"ld", "st"}) {
+      const double want = measured[std::string(op) + "_wavefronts"]["measured"].get<double>();
+      const double got = predicted[std::string(op) + "_wavefronts"].get<double>();
+      EXPECT_NEAR(got, want, 0.05 * want) << op;
+    }
+  }
+}
