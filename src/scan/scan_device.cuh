@@ -54,8 +54,10 @@ struct TileScan {
   static constexpr int kTile = Threads * Items;
   static constexpr int kWarps = Threads / 32;
   static constexpr int kWarpPart = 32 * Items;
-  // One padding word after every 32: a thread's Items consecutive words (threads Items words
-  // apart) then fall in 32 different banks, and so do the warp-striped ones.
+  // One padding word after every 32: the warp-striped accesses fall in 32 different banks, and
+  // so do a thread's Items consecutive words (threads Items words apart) for Items of 8 and 16;
+  // for 24 two lanes share a bank (2 wavefronts an access, `smemlab banks '24*tx + ((24*tx) >> 5)'
+  // --block 32`).
   static constexpr int padded(int i) { return i + i / 32; }
 
   struct Storage {
