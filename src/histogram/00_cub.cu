@@ -36,21 +36,6 @@ __global__ void count_dropped_kernel(const std::uint32_t* counts, int bins, std:
   }
 }
 
-// The first float of [lower, upper) whose (x - lower) * scale rounds to the bin count or more;
-// upper when there is none (as for [0, 1) with a power-of-two bin count).
-float first_past_the_end(const EvenBins& b) {
-  const auto past = [&](float x) { return (x - b.lower) * b.scale >= static_cast<float>(b.bins); };
-  float hi = std::nextafter(b.upper, b.lower);
-  if (!past(hi)) return b.upper;
-  float lo = b.lower;  // not past: (lower - lower) * scale = 0
-  while (std::nextafter(lo, hi) != hi) {
-    float mid = static_cast<float>(0.5 * (static_cast<double>(lo) + static_cast<double>(hi)));
-    if (mid == lo || mid == hi) mid = std::nextafter(lo, hi);
-    (past(mid) ? hi : lo) = mid;
-  }
-  return hi;
-}
-
 // Samples in [first, upper) become the float before `first`, in the last bin by CUB's formula.
 struct IntoLastBin {
   float first;

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "smemlab/matmul.hpp"
+#include "histogram/binning.hpp"
 #include "smemlab/histogram.hpp"
 #include "smemlab/scan.hpp"
 #include "bench/verify.hpp"
@@ -181,4 +182,25 @@ TEST(HistogramArgs, EvenBinsFollowTheDocumentedRule) {
   EXPECT_EQ(histogram::bin_of(-INFINITY, 0.0F, 1.0F, 4), -1);
   // 0.1 in [0, 0.3) with 3 bins: (0.1 - 0) * (3 / 0.3) rounds to 1.0000001 in float: bin 1.
   EXPECT_EQ(histogram::bin_of(0.1F, 0.0F, 0.3F, 3), static_cast<int>(0.1F * (3.0F / 0.3F)));
+}
+
+// Where the scaled offset first reaches the bin count: the float before it does not, and none
+// does where the scale is a power of two over [0, 1).
+TEST(HistogramArgs, TheFirstFloatPastTheLastBinIsFound) {
+  using histogram::detail::even_bins;
+  using histogram::detail::first_past_the_end;
+  for (const auto& b : {even_bins(-2.0F, 2.0F, 1024), even_bins(-1.5F, 2.25F, 1000), even_bins(0.0F, 0.3F, 3),
+                        even_bins(-2.0F, 2.0F, 65536)}) {
+    const float first = first_past_the_end(b);
+    const auto scaled = [&](float x) { return (x - b.lower) * b.scale; };
+    if (first < b.upper) {
+      EXPECT_GE(scaled(first), static_cast<float>(b.bins)) << b.lower << " " << b.upper << " " << b.bins;
+      EXPECT_LT(scaled(std::nextafter(first, b.lower)), static_cast<float>(b.bins));
+      EXPECT_EQ(histogram::bin_of(first, b.lower, b.upper, b.bins), b.bins - 1);  // clamped
+    } else {
+      EXPECT_LT(scaled(std::nextafter(b.upper, b.lower)), static_cast<float>(b.bins));
+    }
+  }
+  EXPECT_EQ(first_past_the_end(even_bins(0.0F, 1.0F, 1024)), 1.0F);
+  EXPECT_LT(first_past_the_end(even_bins(-2.0F, 2.0F, 1024)), 2.0F);  // 2 - 2^-23 + 2 rounds to 4
 }
