@@ -11,6 +11,7 @@
 #include <span>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "smemlab/launch.hpp"
 #include "smemlab/variant.hpp"
@@ -79,5 +80,15 @@ void run(const HistogramVariant& variant, const Args<T>& args, const LaunchConte
 
 // The bin of a float sample as the kernels compute it, or -1 when it is dropped: the reference.
 [[nodiscard]] int bin_of(float x, float lower, float upper, int bins);
+
+// What every variant is checked against: the counts the rule gives, on the host.
+struct Counts {
+  std::vector<std::uint32_t> bins;
+  std::uint32_t dropped = 0;
+  bool operator==(const Counts&) const = default;
+};
+// Bytes: 256 bins, the range unused; floats: `bins` bins over [lower, upper).
+template <class T>
+[[nodiscard]] Counts reference_counts(std::span<const T> samples, int bins, float lower, float upper);
 
 }  // namespace smemlab::histogram

@@ -48,21 +48,7 @@ std::vector<BenchRow> run_case(const std::vector<T>& host, int bins, const std::
                                std::span<const histogram::HistogramVariant* const> chosen,
                                const std::string& size, const BenchContext& ctx) {
   const std::size_t n = host.size();
-  std::vector<std::uint32_t> want(static_cast<std::size_t>(bins), 0);
-  std::uint32_t want_dropped = 0;
-  for (const T x : host) {
-    int b = 0;
-    if constexpr (std::is_same_v<T, float>) {
-      b = histogram::bin_of(x, 0.0F, 1.0F, bins);
-    } else {
-      b = x;
-    }
-    if (b >= 0) {
-      ++want[static_cast<std::size_t>(b)];
-    } else {
-      ++want_dropped;
-    }
-  }
+  const histogram::Counts want = histogram::reference_counts<T>(host, bins, 0.0F, 1.0F);
   DeviceBuffer<T> samples(n);
   samples.upload(host, ctx.stream);
   DeviceBuffer<std::uint32_t> counts(static_cast<std::size_t>(bins));
@@ -89,13 +75,13 @@ std::vector<BenchRow> run_case(const std::vector<T>& host, int bins, const std::
                                 counts.poison(ctx.stream);
                                 dropped.poison(ctx.stream);
                                 histogram::run<T>(*v, args, {ctx.stream});
-                                std::vector<std::uint32_t> got(want.size());
+                                std::vector<std::uint32_t> got(want.bins.size());
                                 counts.download(got, ctx.stream);
                                 std::vector<std::uint32_t> got_dropped(1);
                                 dropped.download(got_dropped, ctx.stream);
                                 std::size_t wrong = 0;
-                                for (std::size_t b = 0; b < want.size(); ++b) wrong += got[b] != want[b];
-                                if (std::is_same_v<T, float>) wrong += got_dropped[0] != want_dropped;
+                                for (std::size_t b = 0; b < got.size(); ++b) wrong += got[b] != want.bins[b];
+                                if (std::is_same_v<T, float>) wrong += got_dropped[0] != want.dropped;
                                 const double error = static_cast<double>(wrong);
                                 return Check{wrong == 0, error, error, "cpu-exact-counts"};
                               },

@@ -63,4 +63,27 @@ int bin_of(float x, float lower, float upper, int bins) {
   return detail::even_bin(x, detail::even_bins(lower, upper, bins));
 }
 
+template <class T>
+Counts reference_counts(std::span<const T> samples, int bins, float lower, float upper) {
+  const detail::EvenBins even = detail::even_bins(lower, upper, bins);
+  Counts c{std::vector<std::uint32_t>(static_cast<std::size_t>(bins), 0), 0};
+  for (const T x : samples) {
+    int b = 0;
+    if constexpr (std::is_same_v<T, float>) {
+      b = detail::even_bin(x, even);
+    } else {
+      b = x;
+    }
+    if (b >= 0) {
+      ++c.bins[static_cast<std::size_t>(b)];
+    } else {
+      ++c.dropped;
+    }
+  }
+  return c;
+}
+
+template Counts reference_counts<std::uint8_t>(std::span<const std::uint8_t>, int, float, float);
+template Counts reference_counts<float>(std::span<const float>, int, float, float);
+
 }  // namespace smemlab::histogram

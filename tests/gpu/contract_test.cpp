@@ -54,6 +54,13 @@ std::vector<float> random_floats(std::size_t count, unsigned seed) {
   return out;
 }
 
+// New random values in `to`, on the stream; returns them.
+std::vector<float> upload_random(DeviceBuffer<float>& to, unsigned seed, cudaStream_t stream) {
+  std::vector<float> host = random_floats(to.size(), seed);
+  SMEMLAB_CUDA_CHECK(cudaMemcpyAsync(to.data(), host.data(), to.bytes(), cudaMemcpyHostToDevice, stream));
+  return host;
+}
+
 template <class T>
 std::vector<T> download(const DeviceBuffer<T>& buffer, cudaStream_t stream) {
   std::vector<T> host(buffer.size());
@@ -168,8 +175,7 @@ class ReduceCall : public Call {
   explicit ReduceCall(const reduce::ReduceVariant& v)
       : variant_(v), workspace_(std::max<std::size_t>(reduce::workspace_bytes<float>(v, kSumCount), 1)) {}
   void fill(unsigned seed, cudaStream_t stream) override {
-    host_ = random_floats(kSumCount, seed);
-    SMEMLAB_CUDA_CHECK(cudaMemcpyAsync(in_.data(), host_.data(), in_.bytes(), cudaMemcpyHostToDevice, stream));
+    host_ = upload_random(in_, seed, stream);
     out_.poison(stream);
     workspace_.poison(stream);
   }
@@ -197,8 +203,7 @@ class ScanCall : public Call {
   explicit ScanCall(const scan::ScanVariant& v)
       : variant_(v), workspace_(std::max<std::size_t>(scan::workspace_bytes<float>(v, kSumCount), 1)) {}
   void fill(unsigned seed, cudaStream_t stream) override {
-    host_ = random_floats(kSumCount, seed);
-    SMEMLAB_CUDA_CHECK(cudaMemcpyAsync(in_.data(), host_.data(), in_.bytes(), cudaMemcpyHostToDevice, stream));
+    host_ = upload_random(in_, seed, stream);
     out_.poison(stream);
     workspace_.poison(stream);
   }
@@ -223,8 +228,7 @@ class HistogramCall : public Call {
   explicit HistogramCall(const histogram::HistogramVariant& v)
       : variant_(v), workspace_(std::max<std::size_t>(histogram::workspace_bytes<float>(v, kSumCount, kBins), 1)) {}
   void fill(unsigned seed, cudaStream_t stream) override {
-    host_ = random_floats(kSumCount, seed);  // [-1, 1): the range [0, 1) drops about half
-    SMEMLAB_CUDA_CHECK(cudaMemcpyAsync(in_.data(), host_.data(), in_.bytes(), cudaMemcpyHostToDevice, stream));
+    host_ = upload_random(in_, seed, stream);  // [-1, 1): the range [0, 1) drops about half
     counts_.poison(stream);
     dropped_.poison(stream);
     workspace_.poison(stream);
@@ -242,18 +246,9 @@ class HistogramCall : public Call {
                           ctx);
   }
   std::string check(cudaStream_t stream) override {
-    std::vector<std::uint32_t> want(kBins, 0);
-    std::uint32_t want_dropped = 0;
-    for (const float x : host_) {
-      const int b = histogram::bin_of(x, 0.0F, 1.0F, kBins);
-      if (b >= 0) {
-        ++want[static_cast<std::size_t>(b)];
-      } else {
-        ++want_dropped;
-      }
-    }
-    if (download(counts_, stream) != want) return "counts wrong";
-    if (download(dropped_, stream)[0] != want_dropped) return "dropped count wrong";
+    const histogram::Counts want = histogram::reference_counts<float>(host_, kBins, 0.0F, 1.0F);
+    if (download(counts_, stream) != want.bins) return "counts wrong";
+    if (download(dropped_, stream)[0] != want.dropped) return "dropped count wrong";
     return {};
   }
 
@@ -274,8 +269,7 @@ class TransposeCall : public Call {
  public:
   explicit TransposeCall(const transpose::TransposeVariant& v) : variant_(v) {}
   void fill(unsigned seed, cudaStream_t stream) override {
-    host_ = random_floats(in_.size(), seed);
-    SMEMLAB_CUDA_CHECK(cudaMemcpyAsync(in_.data(), host_.data(), in_.bytes(), cudaMemcpyHostToDevice, stream));
+    host_ = upload_random(in_, seed, stream);
     out_.poison(stream);
   }
   void run(const LaunchContext& ctx) override {

@@ -17,30 +17,7 @@ using namespace smemlab;
 
 namespace {
 
-struct Counts {
-  std::vector<std::uint32_t> bins;
-  std::uint32_t dropped = 0;
-  bool operator==(const Counts&) const = default;
-};
-
-template <class T>
-Counts cpu_counts(const std::vector<T>& samples, int bins, float lower, float upper) {
-  Counts c{std::vector<std::uint32_t>(static_cast<std::size_t>(bins), 0), 0};
-  for (const T x : samples) {
-    int b = 0;
-    if constexpr (std::is_same_v<T, float>) {
-      b = histogram::bin_of(x, lower, upper, bins);
-    } else {
-      b = x;
-    }
-    if (b >= 0) {
-      ++c.bins[static_cast<std::size_t>(b)];
-    } else {
-      ++c.dropped;
-    }
-  }
-  return c;
-}
+using histogram::Counts;
 
 // Runs a variant on `samples` placed `offset` elements past an aligned allocation.
 template <class T>
@@ -93,7 +70,7 @@ class HistogramVariant : public testing::TestWithParam<std::tuple<std::string, s
           SCOPED_TRACE(testing::Message()
                        << "n=" << n << (data == &equal ? " all equal" : " uniform") << " offset=" << offset);
           const Counts got = run_variant(v, *data, offset, 256, 0, 1);
-          EXPECT_TRUE(got == cpu_counts(*data, 256, 0, 1));
+          EXPECT_TRUE(got == histogram::reference_counts<std::uint8_t>(*data, 256, 0, 1));
         }
     }
   }
@@ -128,7 +105,7 @@ class HistogramVariant : public testing::TestWithParam<std::tuple<std::string, s
           SCOPED_TRACE(testing::Message() << "n=" << n << " bins=" << r.bins << " range [" << r.lower << ", "
                                           << r.upper << ") offset=" << offset);
           const Counts got = run_variant(v, samples, offset, r.bins, r.lower, r.upper);
-          const Counts want = cpu_counts(samples, r.bins, r.lower, r.upper);
+          const Counts want = histogram::reference_counts<float>(samples, r.bins, r.lower, r.upper);
           EXPECT_EQ(got.dropped, want.dropped);
           EXPECT_TRUE(got.bins == want.bins);
         }
@@ -166,7 +143,7 @@ TEST(Histogram, MoreThanTwoToThe31Bytes) {
   const std::size_t n = (std::size_t{1} << 31) + 4097;
   std::vector<std::uint8_t> samples(n);
   for (std::size_t i = 0; i < n; ++i) samples[i] = static_cast<std::uint8_t>((i * 2654435761ULL) >> 13);
-  const Counts want = cpu_counts(samples, 256, 0, 1);
+  const Counts want = histogram::reference_counts<std::uint8_t>(samples, 256, 0, 1);
   for (const auto& v : histogram::variants()) {
     if (!v.info.why_unavailable().empty()) continue;
     SCOPED_TRACE(std::string(v.info.name));
