@@ -44,13 +44,13 @@ struct IntoLastBin {
   __host__ __device__ float operator()(float x) const { return x >= first && x < upper ? last_inside : x; }
 };
 
+// `first`: the first sample CUB would count past the end (first_past_the_end), or upper for none.
 template <class Count>
 cudaError_t cub_histogram(void* temp, std::size_t& bytes, const Args<float>& a, Count n, cudaStream_t s,
-                          bool clamp) {
-  if (!clamp)
+                          float first) {
+  if (!(first < a.upper))
     return cub::DeviceHistogram::HistogramEven(temp, bytes, a.samples, a.counts, a.bins + 1, a.lower, a.upper,
                                                n, s);
-  const float first = first_past_the_end(bins_of(a));
   const auto samples = thrust::make_transform_iterator(
       a.samples, IntoLastBin{first, a.upper, std::nextafter(first, a.lower)});
   return cub::DeviceHistogram::HistogramEven(temp, bytes, samples, a.counts, a.bins + 1, a.lower, a.upper, n, s);
@@ -58,22 +58,16 @@ cudaError_t cub_histogram(void* temp, std::size_t& bytes, const Args<float>& a, 
 
 template <class Count>
 cudaError_t cub_histogram(void* temp, std::size_t& bytes, const Args<std::uint8_t>& a, Count n, cudaStream_t s,
-                          bool /*clamp*/) {
+                          float /*first*/) {
   return cub::DeviceHistogram::HistogramEven(temp, bytes, a.samples, a.counts, 257, 0, 256, n, s);
 }
 
 // With num_samples in 32 bits when it fits, as a typical caller passes an int.
 template <class T>
-cudaError_t cub_call(void* temp, std::size_t& bytes, const Args<T>& a, cudaStream_t s, bool clamp) {
+cudaError_t cub_call(void* temp, std::size_t& bytes, const Args<T>& a, cudaStream_t s, float first) {
   if (a.n <= static_cast<std::size_t>(INT_MAX))
-    return cub_histogram(temp, bytes, a, static_cast<int>(a.n), s, clamp);
-  return cub_histogram(temp, bytes, a, static_cast<std::int64_t>(a.n), s, clamp);
-}
-
-// Whether samples must be moved into the last bin before CUB sees them.
-template <class T>
-bool needs_clamp(const Args<T>& a) {
-  return std::is_same_v<T, float> && first_past_the_end(bins_of(a)) < a.upper;
+    return cub_histogram(temp, bytes, a, static_cast<int>(a.n), s, first);
+  return cub_histogram(temp, bytes, a, static_cast<std::int64_t>(a.n), s, first);
 }
 
 // The larger of the two ways' temporary storage: the range is not known here.
@@ -84,16 +78,19 @@ std::size_t cub_workspace(std::size_t n, int bins) {
   a.bins = bins;
   std::size_t direct = 0;
   std::size_t clamped = 0;
-  SMEMLAB_CUDA_CHECK(cub_call<T>(nullptr, direct, a, nullptr, false));
-  SMEMLAB_CUDA_CHECK(cub_call<T>(nullptr, clamped, a, nullptr, std::is_same_v<T, float>));
+  SMEMLAB_CUDA_CHECK(cub_call<T>(nullptr, direct, a, nullptr, a.upper));
+  SMEMLAB_CUDA_CHECK(cub_call<T>(nullptr, clamped, a, nullptr, a.lower));  // floats: through the iterator
   return std::max(direct, clamped);
 }
 
 template <class T>
 void cub_run(const Args<T>& a, cudaStream_t stream) {
   if (a.n == 0) return clear_counts(a, stream);
-  std::size_t bytes = cub_workspace<T>(a.n, bin_count(a));
-  SMEMLAB_CUDA_CHECK(cub_call<T>(a.workspace, bytes, a, stream, needs_clamp(a)));
+  // The range is known here: the one way this call takes, and its own temporary storage.
+  const float first = std::is_same_v<T, float> ? first_past_the_end(bins_of(a)) : a.upper;
+  std::size_t bytes = 0;
+  SMEMLAB_CUDA_CHECK(cub_call<T>(nullptr, bytes, a, stream, first));
+  SMEMLAB_CUDA_CHECK(cub_call<T>(a.workspace, bytes, a, stream, first));
   if (a.dropped != nullptr && !std::is_same_v<T, float>) {
     SMEMLAB_CUDA_CHECK(cudaMemsetAsync(a.dropped, 0, sizeof(std::uint32_t), stream));  // bytes drop none
   } else if (a.dropped != nullptr) {
