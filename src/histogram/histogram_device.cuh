@@ -19,7 +19,26 @@ __device__ __forceinline__ int bin_of_sample(std::uint8_t x, const EvenBins& /*b
 __device__ __forceinline__ int bin_of_sample(float x, const EvenBins& bins) { return even_bin(x, bins); }
 
 // f(sample) for this thread's share of samples[0, n), the grid striding over them: the samples
-// before the first 16-byte boundary one a thread, then 16 bytes a load, then the rest.
+// before the first 16-byte boundary one a thread, then 16 bytes a load, then the rest. A thread
+// issues kLoadsInFlight loads before it bins any of their samples: one load at a time, the SM
+// holds too few bytes in flight to cover DRAM's latency once the bins' shared memory limits the
+// threads it can keep (64 KiB of bins: 3 blocks of 256).
+constexpr int kLoadsInFlight = 4;
+
+template <class T, class F>
+__device__ __forceinline__ void bin_vector(const uint4& q, F& f) {
+  const unsigned words[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
+  for (int w = 0; w < 4; ++w) {
+    if constexpr (std::is_same_v<T, float>) {
+      f(__uint_as_float(words[w]));
+    } else {
+#pragma unroll
+      for (int b = 0; b < 4; ++b) f(static_cast<std::uint8_t>(words[w] >> (8 * b)));
+    }
+  }
+}
+
 template <class T, class F>
 __device__ __forceinline__ void for_each_sample(const T* __restrict__ samples, std::size_t n, F&& f) {
   constexpr int kPerVector = 16 / sizeof(T);
@@ -31,20 +50,16 @@ __device__ __forceinline__ void for_each_sample(const T* __restrict__ samples, s
   if (thread < head) f(samples[thread]);
   const std::size_t vectors = (n - head) / kPerVector;
   const auto* v = reinterpret_cast<const uint4*>(samples + head);
-  for (std::size_t i = thread; i < vectors; i += threads) {
-    const uint4 q = v[i];
-    const unsigned words[4] = {q.x, q.y, q.z, q.w};
+  std::size_t i = thread;
+  for (; i + (kLoadsInFlight - 1) * threads < vectors; i += kLoadsInFlight * threads) {
+    uint4 q[kLoadsInFlight];
 #pragma unroll
-    for (int w = 0; w < 4; ++w) {
-      if constexpr (std::is_same_v<T, float>) {
-        f(__uint_as_float(words[w]));
-      } else {
+    for (int j = 0; j < kLoadsInFlight; ++j) q[j] = v[i + j * threads];
 #pragma unroll
-        for (int b = 0; b < 4; ++b) f(static_cast<std::uint8_t>(words[w] >> (8 * b)));
-      }
-    }
+    for (int j = 0; j < kLoadsInFlight; ++j) bin_vector<T>(q[j], f);
   }
-  for (std::size_t i = head + vectors * kPerVector + thread; i < n; i += threads) f(samples[i]);
+  for (; i < vectors; i += threads) bin_vector<T>(v[i], f);
+  for (std::size_t k = head + vectors * kPerVector + thread; k < n; k += threads) f(samples[k]);
 }
 
 // Adds a thread's count of dropped samples to *dropped: one atomic a warp that dropped any.
@@ -85,61 +100,53 @@ void launch_global_atomics(const Args<T>& a, cudaStream_t stream) {
   SMEMLAB_LAUNCH_CHECK();
 }
 
-// A block's own histogram, `copies` copies of the bins in shared memory (a warp adds into copy
-// warp % copies), added into the global counts at the end: one atomic a bin and block instead
-// of one a sample (steps 02 and 03). Runs: a thread counts consecutive samples of one bin in a
-// register and adds the run with one atomic when the bin changes (step 03).
-template <class T, bool Runs>
+// A block's own histogram in shared memory, added into the global counts at the end: one atomic
+// a bin and block instead of one a sample (steps 02 and 03). The block keeps 2^copies_log2
+// copies of the bins, interleaved: copy c of bin b is word b * copies + c, and lane l adds into
+// copy l % copies (02: one copy; 03: up to 32, one a lane, so lane l's words all sit in bank l).
+template <class T>
 __global__ void __launch_bounds__(kThreads)
-    privatized_kernel(const T* __restrict__ samples, std::size_t n, EvenBins bins, int copies,
+    privatized_kernel(const T* __restrict__ samples, std::size_t n, EvenBins bins, int copies_log2,
                       std::uint32_t* counts, std::uint32_t* dropped) {
   extern __shared__ std::uint32_t shared_counts[];
-  for (int i = threadIdx.x; i < copies * bins.bins; i += kThreads) shared_counts[i] = 0;
+  const int copies = 1 << copies_log2;
+  for (int i = threadIdx.x; i < bins.bins * copies; i += kThreads) shared_counts[i] = 0;
   __syncthreads();
-  std::uint32_t* const copy = shared_counts + static_cast<int>(threadIdx.x / 32) % copies * bins.bins;
+  const int my_copy = static_cast<int>(threadIdx.x) & (copies - 1);
   unsigned mine = 0;
-  int run_bin = -1;
-  unsigned run_length = 0;
   for_each_sample(samples, n, [&](T x) {
     const int b = bin_of_sample(x, bins);
-    if (b < 0) {
-      ++mine;
-    } else if constexpr (Runs) {
-      if (b != run_bin) {
-        if (run_length != 0) atomicAdd(copy + run_bin, run_length);
-        run_bin = b;
-        run_length = 0;
-      }
-      ++run_length;
+    if (b >= 0) {
+      atomicAdd(shared_counts + ((b << copies_log2) | my_copy), 1U);
     } else {
-      atomicAdd(copy + b, 1U);
+      ++mine;
     }
   });
-  if (Runs && run_length != 0) atomicAdd(copy + run_bin, run_length);
   __syncthreads();
+  // Thread t starts at copy t % copies: the 32 lanes of a warp then read 32 different banks.
   for (int b = threadIdx.x; b < bins.bins; b += kThreads) {
     std::uint32_t sum = 0;
-    for (int c = 0; c < copies; ++c) sum += shared_counts[c * bins.bins + b];
+    for (int c = 0; c < copies; ++c) sum += shared_counts[(b << copies_log2) | ((c + b) & (copies - 1))];
     if (sum != 0) atomicAdd(counts + b, sum);
   }
   add_dropped(mine, dropped);
 }
 
-// The privatized kernel with `copies` copies where they fit in a block's shared memory;
-// global atomics where not even one does.
-template <bool Runs, class T>
-void launch_privatized(const Args<T>& a, int copies, cudaStream_t stream) {
+// The privatized kernel with copies_log2 as asked where they fit in a block's shared memory, as
+// many as fit where not all do, and global atomics where not even one does.
+template <class T>
+void launch_privatized(const Args<T>& a, int copies_log2, cudaStream_t stream) {
   const std::size_t copy_bytes = static_cast<std::size_t>(bin_count(a)) * sizeof(std::uint32_t);
   const std::size_t limit = shared_memory_optin();
   if (copy_bytes > limit) return launch_global_atomics(a, stream);
-  copies = std::max(1, std::min<int>(copies, static_cast<int>(limit / copy_bytes)));
+  while (copies_log2 > 0 && (copy_bytes << copies_log2) > limit) --copies_log2;
   clear_counts(a, stream);
   if (a.n == 0) return;
-  const auto kernel = privatized_kernel<T, Runs>;
+  const auto kernel = privatized_kernel<T>;
   smemlab::detail::allow_dynamic_smem(kernel, limit);
-  const std::size_t smem = copy_bytes * copies;
+  const std::size_t smem = copy_bytes << copies_log2;
   kernel<<<streaming_grid(kernel, a.n * sizeof(T), kThreads, smem), kThreads, smem, stream>>>(
-      a.samples, a.n, bins_of(a), copies, a.counts, a.dropped);
+      a.samples, a.n, bins_of(a), copies_log2, a.counts, a.dropped);
   SMEMLAB_LAUNCH_CHECK();
 }
 
