@@ -3,8 +3,9 @@
 // soon as it has loaded it, then its first warp reads the status of the 32 tiles before it: once
 // one of them has published its inclusive prefix and every later one its total, the prefix is
 // that prefix plus those totals, and the block publishes its own inclusive prefix for the tiles
-// after it. Should buy: n read once and written once, 2n words where 05 moves 3n: the scan runs
-// near copy speed. The totals are added oldest first, one after another, so a tile's prefix is
+// after it. The warp pauses for about a microsecond between publishing the total and its first
+// read of the others. Should buy: n read once and written once, 2n words where 05 moves 3n: the
+// scan runs near copy speed. The totals are added oldest first, one after another, so a tile's prefix is
 // the same left fold whichever published prefix it found: float results are the same bits on
 // every run. The status words and the counter live in the workspace, cleared on the stream
 // first (one memset).
@@ -25,6 +26,13 @@ constexpr int kTile = kThreads * kItems;
 constexpr std::size_t kCounterBytes = 256;  // the tile counter, then the status words
 // The look-back keeps up to this many windows of 32 totals while no prefix is in sight.
 constexpr int kWindows = 8;
+// How long the look-back warp sleeps after publishing its tile's total before it first reads the
+// tiles before it: about two round trips to L2 under a streaming load. Measured: reading at once,
+// or once before the pause, a tile read the status words 7 times on average and the scan ran at
+// 0.86x CUB; with the pause first, 1.00x at 2^28 (docs/perf/scan.md). The likely cause: the reads
+// of hundreds of warps land on the few L2 lines holding the newest tiles' status words, where the
+// totals and prefixes they wait for are written.
+constexpr unsigned kFirstPollDelayNs = 1200;
 
 // A tile's status: the flag in the high half, the value's bits in the low half, written and read
 // as one 8-byte word so that a flag never arrives without its value. Zero: nothing yet.
@@ -52,6 +60,7 @@ __device__ W look_back(unsigned long long* status, unsigned tile, W total, W (&h
     return W(0);
   }
   if (lane == 0) Status(status[tile]).store(pack(kTotal, total), cuda::memory_order_relaxed);
+  __nanosleep(kFirstPollDelayNs);
   // Window w holds tiles [tile - 32 (w + 1), tile - 32 w); tiles before 0 read as prefix 0.
   int window = 0;
   int found = -1;  // the lane of the newest prefix in the oldest window read
