@@ -5,9 +5,9 @@
 // that prefix plus those totals, and the block publishes its own inclusive prefix for the tiles
 // after it. The warp pauses for about a microsecond between publishing the total and its first
 // read of the others. Should buy: n read once and written once, 2n words where 05 moves 3n: the
-// scan runs near copy speed. The totals are added oldest first, one after another, so a tile's prefix is
-// the same left fold whichever published prefix it found: float results are the same bits on
-// every run. The status words and the counter live in the workspace, cleared on the stream
+// scan runs near copy speed. The totals are added oldest first, one after another, so a tile's
+// prefix is the same left fold whichever published prefix it found: float results are the same
+// bits on every run. The status words and the counter live in the workspace, cleared on the stream
 // first (one memset).
 #include <cuda/atomic>
 
