@@ -70,6 +70,12 @@ statements = [
     ),
     ("docs/results/banks.md", r"All (\d+) rows verified", lambda: rows_of("banks-h200.json")),
     ("docs/results/scan.md", r"All (\d+) rows verified", lambda: rows_of("scan-h100.json")),
+    ("docs/results/scan.md", r"the H200's (\d+) rows", lambda: rows_of("scan-h200.json")),
+    (
+        "docs/results/histogram.md",
+        r"all (\d+) rows verified",
+        lambda: rows_of("histogram-h100.json", "histogram-h200.json"),
+    ),
     (
         "docs/guide/banks.md",
         r"all (\d+) are within the tolerance",
