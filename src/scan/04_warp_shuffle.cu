@@ -4,6 +4,7 @@
 // thread's consecutive elements (padded: conflict-free). Should buy: 4,096 elements a block for
 // 16 warp totals through shared memory, where the tree kept every element there for 20 rounds,
 // each behind a barrier. Still scan then propagate: n read twice, written twice.
+#include "scan/models.hpp"
 #include "scan/propagate.cuh"
 #include "scan/variants.hpp"
 
@@ -49,7 +50,7 @@ ScanVariant warp_shuffle_variant() {
            .description = "8 elements a thread in registers, warp scans by shuffles, warp totals shared",
            .technique = "registers and shuffles: shared memory for 16 warp totals, not a tree",
            .smem = SmemKind::static_alloc,
-           .why_no_model = "shared memory only exchanges the loads and keeps 16 warp totals; not modelled"},
+           .model = models::warp_shuffle},
           both_types<WarpShuffle>()};
 }
 

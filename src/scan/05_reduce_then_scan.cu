@@ -5,6 +5,7 @@
 // once instead of read twice and written twice, 3n words of traffic for 4n: about 1.3x at sizes
 // where bandwidth rules.
 #include "scan/drivers.hpp"
+#include "scan/models.hpp"
 #include "scan/scan_device.cuh"
 #include "scan/variants.hpp"
 
@@ -99,7 +100,7 @@ ScanVariant reduce_then_scan_variant() {
        .description = "tile totals first (read only), one block scans them, then each tile from its offset",
        .technique = "reduce then scan: 3n words of traffic for scan-then-propagate's 4n",
        .smem = SmemKind::static_alloc,
-       .why_no_model = "shared memory only exchanges the loads and keeps 16 warp totals; not modelled"},
+       .model = models::reduce_then_scan},
       both_types<ReduceThenScan>()};
 }
 

@@ -78,7 +78,71 @@ AccessModel tree(const Shape& s, DType type, bool padded) {
   return m;
 }
 
+// The tile scan of steps 04-06 (TileScan in scan_device.cuh), Items elements a thread: the
+// exchange between the warp-striped order of the loads and stores and each thread's consecutive
+// elements, both ways, through words padded one after every 32; then the warps' totals. Vector:
+// the warp-striped side moves 16-byte vectors (four words a lane, lanes 4 words apart); else one
+// word a lane. The tile's last, partial block takes the one-word path: the same wavefronts.
+void tile_scan_accesses(AccessModel& m, int threads, int items, bool vector) {
+  const Block all{threads, 1, 1};
+  const std::string part = std::to_string(32 * items) + "*(tx>>5)";
+  const auto padded = [](const std::string& p) { return "(" + p + ") + ((" + p + ") >> 5)"; };
+  const auto striped = [&](int j) {
+    return vector ? part + " + 4*(32*" + std::to_string(j / 4) + " + (tx&31)) + " + std::to_string(j % 4)
+                  : part + " + 32*" + std::to_string(j) + " + (tx&31)";
+  };
+  const auto blocked = [&](int j) {
+    return part + " + " + std::to_string(items) + "*(tx&31) + " + std::to_string(j);
+  };
+  for (int j = 0; j < items; ++j)
+    m.accesses.push_back(counted_access("load: element " + std::to_string(j) + " as loaded", "st",
+                                        padded(striped(j)), all, 4, 1));
+  for (int j = 0; j < items; ++j)
+    m.accesses.push_back(
+        counted_access("load: thread's element " + std::to_string(j), "ld", padded(blocked(j)), all, 4, 1));
+  const int warps = threads / 32;
+  m.accesses.push_back(
+      counted_access("lane 31 of each warp stores the warp's total", "st", "0", {1, 1, 1}, 4, warps));
+  // The compiler reads the totals four at a time: 16-byte loads of one address, which the hardware
+  // serves a half-warp a wavefront.
+  m.accesses.push_back(counted_access("every thread reads the warps' totals", "ld", "0", all, 16, warps / 4));
+  for (int j = 0; j < items; ++j)
+    m.accesses.push_back(
+        counted_access("store: thread's element " + std::to_string(j), "st", padded(blocked(j)), all, 4, 1));
+  for (int j = 0; j < items; ++j)
+    m.accesses.push_back(counted_access("store: element " + std::to_string(j) + " to be stored", "ld",
+                                        padded(striped(j)), all, 4, 1));
+}
+
+AccessModel tile_scan(std::string kernel, const Shape& s, int threads, int items, bool vector,
+                      std::size_t extra_smem) {
+  const int tile = threads * items;
+  AccessModel m = tile_pass(std::move(kernel), s, tile, (tile + tile / 32 + threads / 32) * 4 + extra_smem);
+  m.block = {threads, 1, 1};
+  tile_scan_accesses(m, threads, items, vector);
+  return m;
+}
+
 }  // namespace
+
+AccessModel warp_shuffle(const Shape& s, DType type) {
+  AccessModel m = tile_scan("warp_shuffle_kernel<" + word_name(type) + ">(", s, 512, 8, false, 0);
+  m.flops = static_cast<double>(count(s)) * 2;
+  m.notes =
+      "The exchange is conflict-free both ways: 8 words a thread put lanes 8 words apart, and the "
+      "padding word after every 32 moves each group of 4 lanes to its own banks.";
+  return m;
+}
+
+AccessModel reduce_then_scan(const Shape& s, DType type) {
+  AccessModel m = tile_scan("scan_from_offsets_kernel<" + word_name(type) + ">(", s, 512, 16, true, 0);
+  m.flops = static_cast<double>(count(s)) * 2;
+  m.traffic = "every element read once and written once (this pass; the totals' pass read it once before)";
+  m.notes =
+      "The third of the step's kernels, the one that writes: the first only reads and sums (16 warp "
+      "totals through shared memory), the second scans the tiles' totals.";
+  return m;
+}
 
 AccessModel hillis_steele(const Shape& s, DType type) {
   AccessModel m = tile_pass("hillis_steele_kernel<" + word_name(type) + ">(", s, kThreads, 2 * kThreads * 4);
