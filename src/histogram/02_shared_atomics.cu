@@ -12,7 +12,7 @@ namespace {
 
 template <class T>
 struct SharedAtomics {
-  static void run(const Args<T>& a, cudaStream_t stream) { launch_privatized(a, 0, stream); }
+  static void run(const Args<T>& a, cudaStream_t stream) { launch_privatized(a, /*copies_log2=*/0, stream); }
 };
 
 }  // namespace

@@ -2,10 +2,11 @@
 // bins, as many as fit in 32 KiB (256 bins: 32; 1,024: 8; 16,384: 1), interleaved so that copy
 // c of bin b is word b * copies + c, and lane l adds into copy l % copies. With 32 copies every
 // word of lane l sits in bank l: a warp's 32 atomics never share a bank nor a word, whatever the
-// data. The copies are summed at the end. Should buy: on bytes, a warp's atomics in one
-// wavefront (a shared-memory pass) instead of about 3.5 on uniform data and 32 on one word for
-// all-equal data, so that reading, not counting, sets the time; on floats with 1,024 bins (8
-// copies, 4 lanes to a bank group) a little; nothing where only one copy fits.
+// data. The copies are summed at the end. Should buy: on uniform bytes, a warp's atomics in one
+// wavefront (a shared-memory pass) instead of about 3.5, so that reading, not counting, sets the
+// time; all-equal bytes as fast as uniform ones (02 is fast there already: the SM combines a
+// warp's atomics on one word); on floats with 1,024 bins (8 copies, 4 lanes to a bank group) a
+// little; nothing where only one copy fits.
 #include "histogram/histogram_device.cuh"
 #include "histogram/variants.hpp"
 

@@ -1,7 +1,6 @@
 #pragma once
 // Device building blocks of the histogram steps: the bin of a sample, a grid's walk over the
 // samples with 16-byte loads, and the global-atomic and privatized kernels with their launches.
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -18,13 +17,12 @@ constexpr unsigned kFullWarp = 0xFFFFFFFFU;
 __device__ __forceinline__ int bin_of_sample(std::uint8_t x, const EvenBins& /*bins*/) { return x; }
 __device__ __forceinline__ int bin_of_sample(float x, const EvenBins& bins) { return even_bin(x, bins); }
 
-// f(sample) for this thread's share of samples[0, n), the grid striding over them: the samples
-// before the first 16-byte boundary one a thread, then 16 bytes a load, then the rest. A thread
-// issues kLoadsInFlight loads before it bins any of their samples: one load at a time, the SM
-// holds too few bytes in flight to cover DRAM's latency once the bins' shared memory limits the
-// threads it can keep (64 KiB of bins: 3 blocks of 256).
+// Loads a thread issues before it bins any of their samples: one load at a time, the SM holds
+// too few bytes in flight to cover DRAM's latency once the bins' shared memory limits the threads
+// it can keep (64 KiB of bins: 3 blocks of 256).
 constexpr int kLoadsInFlight = 4;
 
+// f(sample) for each sample of a 16-byte vector, in memory order.
 template <class T, class F>
 __device__ __forceinline__ void bin_vector(const uint4& q, F& f) {
   const unsigned words[4] = {q.x, q.y, q.z, q.w};
@@ -39,6 +37,9 @@ __device__ __forceinline__ void bin_vector(const uint4& q, F& f) {
   }
 }
 
+// f(sample) for this thread's share of samples[0, n), the grid striding over them: the samples
+// before the first 16-byte boundary one a thread, then 16 bytes a load (kLoadsInFlight at a time,
+// then one at a time), then the rest.
 template <class T, class F>
 __device__ __forceinline__ void for_each_sample(const T* __restrict__ samples, std::size_t n, F&& f) {
   constexpr int kPerVector = 16 / sizeof(T);
@@ -123,7 +124,9 @@ __global__ void __launch_bounds__(kThreads)
     }
   });
   __syncthreads();
-  // Thread t starts at copy t % copies: the 32 lanes of a warp then read 32 different banks.
+  // The thread summing bin b starts at copy b % copies: with 32 copies the lanes of a warp then
+  // read 32 different banks (with fewer copies they share banks, in a pass small beside the
+  // counting).
   for (int b = threadIdx.x; b < bins.bins; b += kThreads) {
     std::uint32_t sum = 0;
     for (int c = 0; c < copies; ++c) sum += shared_counts[(b << copies_log2) | ((c + b) & (copies - 1))];

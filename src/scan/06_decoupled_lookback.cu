@@ -27,9 +27,10 @@ constexpr std::size_t kCounterBytes = 256;  // the tile counter, then the status
 // The look-back keeps up to this many windows of 32 totals while no prefix is in sight.
 constexpr int kWindows = 8;
 // How long the look-back warp sleeps after publishing its tile's total before it first reads the
-// tiles before it: about two round trips to L2 under a streaming load. Measured: reading at once,
-// or once before the pause, a tile read the status words 7 times on average and the scan ran at
-// 0.86x CUB; with the pause first, 1.00x at 2^28 (docs/perf/scan.md). The likely cause: the reads
+// tiles before it: about two round trips to L2 under a streaming load. Measured on an H200 at
+// 2^28: reading at once, a tile read the status words 7 times on average and the scan ran at
+// 0.86x CUB, as it did with one read before the pause; with the pause first, 1.00x (on an H100,
+// 0.88x to 0.99x; docs/perf/scan.md). The likely cause: the reads
 // of hundreds of warps land on the few L2 lines holding the newest tiles' status words, where the
 // totals and prefixes they wait for are written.
 constexpr unsigned kFirstPollDelayNs = 1200;

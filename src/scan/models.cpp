@@ -82,7 +82,7 @@ AccessModel tree(const Shape& s, DType type, bool padded) {
 // exchange between the warp-striped order of the loads and stores and each thread's consecutive
 // elements, both ways, through words padded one after every 32; then the warps' totals. Vector:
 // the warp-striped side moves 16-byte vectors (four words a lane, lanes 4 words apart); else one
-// word a lane. The tile's last, partial block takes the one-word path: the same wavefronts.
+// word a lane. The last, partial tile takes the one-word path: the same wavefronts.
 void tile_scan_accesses(AccessModel& m, int threads, int items, bool vector) {
   const Block all{threads, 1, 1};
   const std::string part = std::to_string(32 * items) + "*(tx>>5)";
@@ -114,10 +114,9 @@ void tile_scan_accesses(AccessModel& m, int threads, int items, bool vector) {
                                         padded(striped(j)), all, 4, 1));
 }
 
-AccessModel tile_scan(std::string kernel, const Shape& s, int threads, int items, bool vector,
-                      std::size_t extra_smem) {
+AccessModel tile_scan(std::string kernel, const Shape& s, int threads, int items, bool vector) {
   const int tile = threads * items;
-  AccessModel m = tile_pass(std::move(kernel), s, tile, (tile + tile / 32 + threads / 32) * 4 + extra_smem);
+  AccessModel m = tile_pass(std::move(kernel), s, tile, (tile + tile / 32 + threads / 32) * 4);
   m.block = {threads, 1, 1};
   tile_scan_accesses(m, threads, items, vector);
   return m;
@@ -126,21 +125,24 @@ AccessModel tile_scan(std::string kernel, const Shape& s, int threads, int items
 }  // namespace
 
 AccessModel warp_shuffle(const Shape& s, DType type) {
-  AccessModel m = tile_scan("warp_shuffle_kernel<" + word_name(type) + ">(", s, 512, 8, false, 0);
+  AccessModel m = tile_scan("warp_shuffle_kernel<" + word_name(type) + ">(", s, 512, 8, false);
   m.flops = static_cast<double>(count(s)) * 2;
   m.notes =
       "The exchange is conflict-free both ways: 8 words a thread put lanes 8 words apart, and the "
-      "padding word after every 32 moves each group of 4 lanes to its own banks.";
+      "padding word after every 32 moves each group of 4 lanes to its own banks. The loads exceed the "
+      "ideal by the warps' totals, read 16 bytes of one address at a time: two wavefronts each.";
   return m;
 }
 
 AccessModel reduce_then_scan(const Shape& s, DType type) {
-  AccessModel m = tile_scan("scan_from_offsets_kernel<" + word_name(type) + ">(", s, 512, 16, true, 0);
+  AccessModel m = tile_scan("scan_from_offsets_kernel<" + word_name(type) + ">(", s, 512, 16, true);
   m.flops = static_cast<double>(count(s)) * 2;
   m.traffic = "every element read once and written once (this pass; the totals' pass read it once before)";
   m.notes =
       "The third of the step's kernels, the one that writes: the first only reads and sums (16 warp "
-      "totals through shared memory), the second scans the tiles' totals.";
+      "totals through shared memory), the second scans the tiles' totals. The exchange is conflict-free; "
+      "the loads exceed the ideal by the warps' totals, read 16 bytes of one address at a time: two "
+      "wavefronts each.";
   return m;
 }
 
