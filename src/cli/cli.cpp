@@ -409,7 +409,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
            "Sizes: N, RxC or MxNxK (comma-separated); random:N[:SEED] draws N GEMM shapes",
            "sizes N, RxC or MxNxK, or random:N[:SEED], comma-separated");
   add.list(*bench, "--type", opt.bench.dtypes,
-           "Element types: float, double, bf16, half, tf32 (default: each family's first)",
+           fmt::format("Element types: {} (default: each family's first)", kDTypeNames),
            fmt::format("element types, comma-separated: {}", kDTypeNames));
   add.number(*bench, "--reps", opt.bench.options.reps, "Timed runs (median reported)",
              "a positive integer");
