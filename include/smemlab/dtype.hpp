@@ -48,7 +48,7 @@ inline constexpr DType kAllDTypes[] = {DType::f32, DType::f64, DType::bf16, DTyp
     if (name == dtype_name(t)) return t;
   return std::nullopt;
 }
-// "float, double, bf16, half, tf32": the accepted names, for messages.
+// The accepted names, for messages.
 inline constexpr std::string_view kDTypeNames = "float, double, bf16, half, tf32, int32, uint8";
 
 // The DType of a C++ element type that host code stores: float, double, std::int32_t or
