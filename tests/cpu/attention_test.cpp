@@ -142,24 +142,18 @@ TEST(AttentionArgs, BadShapesAndStridesAreRefused) {
   const auto refused = [&](Shape s, Strides qs, Strides ks) {
     EXPECT_THROW(validate(s, qs, ks, ks, qs), std::invalid_argument);
   };
-  Shape s = good;
-  s.head_dim = 96;
-  refused(s, q, kv);
-  s = good;
-  s.kv_heads = 3;
-  refused(s, q, kv);
-  s = good;
-  s.q_len = 0;
-  refused(s, q, kv);
-  s = good;
-  s.scale = 0.0F;
-  refused(s, q, kv);
-  s = good;
-  s.scale = std::nanf("");
-  refused(s, q, kv);
+  // The good shape with one field changed.
+  const auto with = [&](auto change) {
+    Shape s = good;
+    change(s);
+    return s;
+  };
+  refused(with([](Shape& s) { s.head_dim = 96; }), q, kv);
+  refused(with([](Shape& s) { s.kv_heads = 3; }), q, kv);
+  refused(with([](Shape& s) { s.q_len = 0; }), q, kv);
+  refused(with([](Shape& s) { s.scale = 0.0F; }), q, kv);
+  refused(with([](Shape& s) { s.scale = std::nanf(""); }), q, kv);
   refused(good, Strides{q.batch, q.head, 132}, kv);   // not a multiple of 8
   refused(good, q, Strides{kv.batch, kv.head, 120});  // rows overlap
-  s = good;
-  s.kv_len = 0;
-  EXPECT_NO_THROW(validate(s, q, kv, kv, q));
+  EXPECT_NO_THROW(validate(with([](Shape& s) { s.kv_len = 0; }), q, kv, kv, q));
 }

@@ -696,32 +696,37 @@ TEST(ExplainChooser, NamesTheChoiceAndTheRunnersUp) {
   }
 }
 
-// The scan's tree steps against the wavefronts Nsight Compute measured on an H100 at 2^20
-// (committed): each model within the 5% explain_vs_ncu allows, loads and stores.
-TEST(ExplainScan, TreeModelsMatchTheCommittedMeasurements) {
+namespace {
+// The scan model of `name` at `size` (int32) against the load and store wavefronts Nsight Compute
+// measured: within the 5% explain_vs_ncu allows.
+void expect_scan_model_near(const std::string& name, const std::string& size, double ld, double st) {
   using smemlab::testing::run_cli;
+  const auto now = nlohmann::json::parse(
+      run_cli({"explain", "scan/" + name, "--size", size, "--type", "int32", "--format", "json"}).out);
+  const auto& predicted = now["model"]["predicted"];
+  EXPECT_NEAR(predicted["ld_wavefronts"].get<double>(), ld, 0.05 * ld) << "ld";
+  EXPECT_NEAR(predicted["st_wavefronts"].get<double>(), st, 0.05 * st) << "st";
+}
+}  // namespace
+
+// The scan's tree steps against the wavefronts Nsight Compute measured on an H100 at 2^20
+// (committed).
+TEST(ExplainScan, TreeModelsMatchTheCommittedMeasurements) {
   std::ifstream file(std::string(SMEMLAB_DOCS_DATA_DIR) + "/scan-h100-measured-2p20.json");
   ASSERT_TRUE(file.good());
   const auto committed = nlohmann::json::parse(file)["explained"];
   ASSERT_EQ(committed.size(), 3U);
   for (const auto& [name, doc] : committed.items()) {
     SCOPED_TRACE(name);
-    const auto now = nlohmann::json::parse(
-        run_cli({"explain", "scan/" + name, "--size", "2^20", "--type", "int32", "--format", "json"}).out);
-    const auto& predicted = now["model"]["predicted"];
     const auto& measured = doc["measured"];
-    for (const char* op : {"ld", "st"}) {
-      const double want = measured[std::string(op) + "_wavefronts"]["measured"].get<double>();
-      const double got = predicted[std::string(op) + "_wavefronts"].get<double>();
-      EXPECT_NEAR(got, want, 0.05 * want) << op;
-    }
+    expect_scan_model_near(name, "2^20", measured["ld_wavefronts"]["measured"].get<double>(),
+                           measured["st_wavefronts"]["measured"].get<double>());
   }
 }
 
 // The tile scans of 04 and 05 against the wavefronts Nsight Compute measured on an H100 and an
-// H200 at 2^24 (committed): within the 5% explain_vs_ncu allows, loads and stores.
+// H200 at 2^24 (committed).
 TEST(ExplainScan, TileModelsMatchTheCommittedMeasurements) {
-  using smemlab::testing::run_cli;
   std::ifstream file(std::string(SMEMLAB_DOCS_DATA_DIR) + "/scan-tile-models-measured-2p24.json");
   ASSERT_TRUE(file.good());
   const auto measured = nlohmann::json::parse(file)["measured"];
@@ -730,13 +735,8 @@ TEST(ExplainScan, TileModelsMatchTheCommittedMeasurements) {
     ASSERT_EQ(variants.size(), 2U);
     for (const auto& [name, counts] : variants.items()) {
       SCOPED_TRACE(device + " " + name);
-      const auto now = nlohmann::json::parse(
-          run_cli({"explain", "scan/" + name, "--size", "2^24", "--type", "int32", "--format", "json"}).out);
-      for (const char* op : {"ld", "st"}) {
-        const std::string key = std::string(op) + "_wavefronts";
-        const double want = counts[key].get<double>();
-        EXPECT_NEAR(now["model"]["predicted"][key].get<double>(), want, 0.05 * want) << op;
-      }
+      expect_scan_model_near(name, "2^24", counts["ld_wavefronts"].get<double>(),
+                             counts["st_wavefronts"].get<double>());
     }
   }
 }
