@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fits the tensor-core chooser's model (src/tensor_matmul/13_auto.cpp) to a tensor-matmul-tiles
+"""Fits the tensor-core chooser's model (src/tensor_matmul/14_auto.cpp) to a tensor-matmul-tiles
 sweep, and writes its rates as src/tensor_matmul/tuning_table.cpp reads them.
 
   tune_tensor.py fit SWEEP.json --json TUNING.json --table tuning_table.cpp
@@ -11,9 +11,11 @@ The model of one choice (a kernel, K in R ranges) on an m x n x k product:
                  SM), and the operands' tiles, steps x (BM + BN) x 128 bytes for each of the
                  min(items, slots) blocks streaming at once, at L2 speed
     the epilogue = min(items, slots) tiles of BM x BN floats stored at DRAM speed
-  compute = rounds x a round; memory = A and B in the input type read at DRAM speed
+  compute = rounds x a round; memory = A and B in the input type read at the kernel's fraction
+  (stream) of the DRAM's speed
   time = launch_ns + max(compute, memory) + extras (split-K: a second launch reading R partial
-         sums and writing C, (R + 1) x M x N floats at partial_bytes_per_ns; tf32 on wgmma: a
+         sums and writing C, (R + 1) x M x N floats at partial_bytes_per_ns, except for the
+         kernels whose clusters add the ranges on chip; tf32 on wgmma: a
          launch that transposes B, K x N floats read and written at DRAM speed; unaligned
          operands, except for the in-place kernels: a launch copying them, not fitted)
 Fitted here: per kernel and type class its rate and item_ns (a grid search over its whole-K
@@ -21,8 +23,9 @@ rows: the aligned shapes' for the kernels that copy unaligned operands first, th
 shapes' for the in-place kernels, which run only there; the kernel keeps the mean of its two
 classes' item_ns), launch_ns and l2_bytes_per_ns (a
 scan minimising the log error of the rows the rates are fitted to), dram_bytes_per_ns from A, B and C over the
-skinny shape's fastest time (C is 0.4% of those bytes there), and partial_bytes_per_ns
-(a scan over the split rows). The JSON keeps every swept time and the model's prediction of it.
+fastest time at the memory-bound shapes (m or n of 16; C is 0.4% of those bytes there), each
+kernel's stream from its own fastest time there, and partial_bytes_per_ns (a scan over the
+split rows). The JSON keeps every swept time and the model's prediction of it.
 """
 import argparse
 import json
@@ -30,20 +33,24 @@ import math
 import statistics
 import sys
 
-# Must match kKernels in src/tensor_matmul/13_auto.cpp:
-# name -> (bm, bn, blocks per SM, hopper, splits K, reads unaligned rows in place).
+# Must match kKernels in src/tensor_matmul/14_auto.cpp:
+# name -> (bm, bn, blocks per SM, hopper, splits K, reads unaligned rows in place, thin: divides
+# K itself (thin_ranges) and adds the ranges' sums in a cluster).
 KERNELS = {
-    "mma128x256": (128, 256, 1, False, False, False),
-    "mma128x128": (128, 128, 1, False, False, False),
-    "mma64x64": (64, 64, 2, False, False, False),
-    "inplace128x128": (128, 128, 1, False, False, True),
-    "inplace64x64": (64, 64, 2, False, False, True),
-    "wgmma128x256": (128, 256, 1, True, True, False),
-    "wgmma128x128": (128, 128, 1, True, True, False),
-    "wgmma64x128": (64, 128, 1, True, True, False),
-    "clusters128x256": (128, 256, 1, True, False, False),
+    "mma128x256": (128, 256, 1, False, False, False, False),
+    "mma128x128": (128, 128, 1, False, False, False, False),
+    "mma64x64": (64, 64, 2, False, False, False, False),
+    "inplace128x128": (128, 128, 1, False, False, True, False),
+    "inplace64x64": (64, 64, 2, False, False, True, False),
+    "wgmma128x256": (128, 256, 1, True, True, False, False),
+    "wgmma128x128": (128, 128, 1, True, True, False, False),
+    "wgmma64x128": (64, 128, 1, True, True, False, False),
+    "clusters128x256": (128, 256, 1, True, False, False, False),
+    "skinny16x128": (16, 128, 3, True, False, False, True),
+    "skinny128x16": (128, 16, 3, True, False, False, True),
 }
-BIG, SHORT, SKINNY = "8192x8192x4096", "4096x4096x768", "16x8192x8192"
+# The memory-bound shapes of the sweep: m or n of 16.
+SKINNY = ("16x8192x8192", "8192x16x8192")
 ELEM = {"bf16": 2, "half": 2, "tf32": 4}
 
 
@@ -62,10 +69,21 @@ def ranges_of(k, k_step, splits):
     return cdiv(steps, per), per
 
 
+def thin_ranges(wide, m, n, k, k_step, sms):
+    """As thin_tile_ranges in src/tensor_matmul/13_skinny.cu."""
+    tiles = cdiv(m, 16) * cdiv(n, 128) if wide else cdiv(m, 128) * cdiv(n, 16)
+    slots = sms if wide else 2 * sms
+    if tiles * 2 > slots:
+        return 1
+    return max(1, min(slots // tiles, cdiv(k, k_step) // 4, 8))
+
+
 def geometry(kernel, splits, size, dtype, sms):
     bm, bn, bps = KERNELS[kernel][:3]
     m, n, k = mnk(size)
     k_step = 128 // ELEM[dtype]
+    if KERNELS[kernel][6]:
+        splits = thin_ranges(bm < bn, m, n, k, k_step, sms)
     count, per = ranges_of(k, k_step, splits)
     items = cdiv(m, bm) * cdiv(n, bn) * count
     active = min(items, bps * sms)
@@ -76,28 +94,31 @@ def geometry(kernel, splits, size, dtype, sms):
 
 
 def extras(kernel, dtype, g, p):
-    hopper, in_place = KERNELS[kernel][3], KERNELS[kernel][5]
+    in_place = KERNELS[kernel][5]
+    # The wgmma kernels (every Hopper kernel but the skinny ones, which are mma.sync) read B's
+    # transpose in tf32.
+    transposes_b = KERNELS[kernel][3] and not KERNELS[kernel][6] and dtype == "tf32"
     ns = p["launch_ns"]
-    if not g["aligned"] and not in_place:  # not fitted; as 13_auto.cpp counts it
-        copied = g["mk"] + (0 if hopper and dtype == "tf32" else g["kn"])
+    if not g["aligned"] and not in_place:  # not fitted; as 14_auto.cpp counts it
+        copied = g["mk"] + (0 if transposes_b else g["kn"])
         ns += p["launch_ns"] + 2 * ELEM[dtype] * copied / p["dram_bytes_per_ns"]
-    if g["ranges"] > 1:
+    if g["ranges"] > 1 and not KERNELS[kernel][6]:
         ns += p["launch_ns"] + (g["ranges"] + 1) * 4 * g["mn"] / p["partial_bytes_per_ns"]
-    if hopper and dtype == "tf32":
+    if transposes_b:
         ns += p["launch_ns"] + 8 * g["kn"] / p["dram_bytes_per_ns"]
     return ns
 
 
-def predict_with(g, kernel, dtype, rate, item_ns, p):
+def predict_with(g, kernel, dtype, rate, item_ns, p, stream=1.0):
     step = max(g["macs"] / rate, g["streamed"] / p["l2_bytes_per_ns"])
     compute = g["rounds"] * (item_ns + step + g["stored"] / p["dram_bytes_per_ns"])
-    return extras(kernel, dtype, g, p) + max(compute, g["bytes"] / p["dram_bytes_per_ns"])
+    return extras(kernel, dtype, g, p) + max(compute, g["bytes"] / (p["dram_bytes_per_ns"] * stream))
 
 
 def predict(kernel, splits, size, dtype, p, sms):
     r = p["rates"][kernel]
     return predict_with(geometry(kernel, splits, size, dtype, sms), kernel, dtype,
-                        r["tf32" if dtype == "tf32" else "two_byte"], r["item_ns"], p)
+                        r["tf32" if dtype == "tf32" else "two_byte"], r["item_ns"], p, r["stream"])
 
 
 RATES = [300.0 * (20.0 ** (i / 59)) for i in range(60)]  # 300 to 6000 multiply-adds per ns per SM
@@ -126,10 +147,12 @@ def fit(rows, sms):
                 if not keys:
                     continue
                 cases = [(geometry(kernel, 1, key[2], key[3], sms), key[3], times[key]) for key in keys]
+                stream = streams.get(kernel, 1.0)
                 best = None
                 for r in RATES:
                     for item in ITEM_NS:
-                        e = sum(math.log(predict_with(g, kernel, dt, r, item, p) / t) ** 2 for g, dt, t in cases)
+                        e = sum(math.log(predict_with(g, kernel, dt, r, item, p, stream) / t) ** 2
+                                for g, dt, t in cases)
                         if best is None or e < best[0]:
                             best = (e, r, item)
                 total += best[0]
@@ -138,6 +161,7 @@ def fit(rows, sms):
             if "two_byte" in rate:
                 rate.setdefault("tf32", rate["two_byte"] / 2)
                 rate["item_ns"] = statistics.mean(rate["item_ns"])
+                rate["stream"] = streams.get(kernel, 1.0)
                 p["rates"][kernel] = rate
         return total
 
@@ -145,11 +169,20 @@ def fit(rows, sms):
         errors = [math.log(predict(k, s, size, d, p, sms) / times[(k, s, size, d)]) for (k, s, size, d) in keys]
         return math.sqrt(sum(e * e for e in errors) / len(errors)) if errors else 0.0
 
-    skinny = [key for key in times if key[2] == SKINNY]
-    if skinny:  # the fastest candidate's bytes per ns (A, B and C), past a launch
-        best = min(skinny, key=lambda key: times[key])
-        g = geometry(best[0], best[1], SKINNY, best[3], sms)
-        p["dram_bytes_per_ns"] = (g["bytes"] + 4 * g["mn"]) / max(times[best] - p["launch_ns"], 1.0)
+    streams = {}  # kernel -> the fraction of dram_bytes_per_ns it reads at where memory-bound
+    # The memory-bound shapes' rows of one launch (no partial sums, copies or transposes beside
+    # the kernel, whose costs the model only estimates).
+    skinny = [key for key in times
+              if key[2] in SKINNY and extras(key[0], key[3], geometry(*key, sms), p) == p["launch_ns"]]
+
+    def bytes_per_ns(key):  # A and B over the time, past the launch
+        return geometry(*key, sms)["bytes"] / max(times[key] - p["launch_ns"], 1.0)
+
+    def fit_dram():  # the fastest reader's speed at the memory-bound shapes
+        if skinny:
+            p["dram_bytes_per_ns"] = max(bytes_per_ns(key) for key in skinny)
+
+    fit_dram()
     best = None
     for launch in (1000.0, 2000.0, 3000.0, 4000.0, 5000.0, 6000.0, 8000.0):
         for l2 in range(4000, 20001, 1000):
@@ -158,8 +191,16 @@ def fit(rows, sms):
             if best is None or error < best[0]:
                 best = (error, launch, float(l2))
     p["launch_ns"], p["l2_bytes_per_ns"] = best[1], best[2]
+    fit_dram()  # with the fitted launch
+    # Each kernel's reading speed where the bytes bound the time: its fastest choice at the
+    # memory-bound shapes, past the launches and copies the model counts beside the kernel.
+    for kernel in KERNELS:
+        keys = [key for key in skinny if key[0] == kernel]
+        if keys:
+            fastest = max(bytes_per_ns(key) for key in keys)
+            streams[kernel] = round(min(1.0, fastest / p["dram_bytes_per_ns"]), 3)
     fit_rates()
-    split_rows = [key for key in times if key[1] > 1 and key[0] in p["rates"]]
+    split_rows = [key for key in times if key[1] > 1 and key[0] in p["rates"] and not KERNELS[key[0]][6]]
     if split_rows:  # the partial sums' speed that predicts the split rows best
         p["partial_bytes_per_ns"] = float(min(range(250, 20001, 250),
                                               key=lambda b: (p.__setitem__("partial_bytes_per_ns", float(b)),
@@ -179,12 +220,13 @@ def fit(rows, sms):
 
 
 def table(p, device):
-    lines = [f'      KernelRate{{"{k}", {r["two_byte"]:.1f}, {r["tf32"]:.1f}, {r["item_ns"]:.1f}}},'
-             for k, r in p["rates"].items()]
+    lines = [f'      KernelRate{{"{k}", {r["two_byte"]:.1f}, {r["tf32"]:.1f}, {r["item_ns"]:.1f}, '
+             f'{r["stream"]:.3f}}},' for k, r in p["rates"].items()]
     return "\n".join([
         "// The chooser's measured rates, per device (tuning.hpp): each kernel's multiply-adds per",
-        "// nanosecond per SM with every slot busy, for 2-byte inputs and tf32, and the fixed time of a",
-        "// work item; and the costs around the kernels. Written by scripts/tune_tensor.py from",
+        "// nanosecond per SM with every slot busy, for 2-byte inputs and tf32, the fixed time of a work",
+        "// item and the fraction of the DRAM's speed it reads at where memory-bound; and the costs",
+        "// around the kernels. Written by scripts/tune_tensor.py from",
         f"// docs/results/data/tensor-tuning-{device['file_tag']}.json, the fit of a tensor-matmul-tiles sweep on",
         f"// an {device['name']}; a cpu test checks that the two agree. To tune another device, run",
         "// scripts/tune-tensor.sh there and add its rows.",
@@ -227,7 +269,7 @@ def main():
     out = {"device": device, **{k: (round(v, 1) if isinstance(v, float) and k.endswith("ns") else v) for k, v in p.items()},
            "measured_ns": {f"{k}/k{s} {size} {dt}": round(t, 1) for (k, s, size, dt), t in sorted(times.items())},
            # The model's time for each swept choice with the rates as the table rounds them: a cpu
-           # test checks that src/tensor_matmul/13_auto.cpp predicts the same.
+           # test checks that src/tensor_matmul/14_auto.cpp predicts the same.
            "predicted_ns": {}}
     for name, r in p["rates"].items():
         for key in ("two_byte", "tf32", "item_ns"):

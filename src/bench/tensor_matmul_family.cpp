@@ -147,9 +147,10 @@ std::string tile_listing(std::size_t columns) {
       if (r == 1 || s.splits_k) ranges += fmt::format("{}k{}", ranges.empty() ? "" : " ", r);
     out += wrap(fmt::format("{}: {}x{} tiles, {} per SM, {}; {}", s.name, s.bm, s.bn,
                             count_of(s.blocks_per_sm, "block"),
-                            s.hopper     ? "wgmma (compute capability 9.0)"
-                            : s.in_place ? "mma.sync reading unaligned rows in place"
-                                         : "mma.sync",
+                            s.thin ? "mma.sync, its own ranges of K added in a cluster (compute capability 9.0)"
+                            : s.hopper        ? "wgmma (compute capability 9.0)"
+                            : s.in_place      ? "mma.sync reading unaligned rows in place"
+                                              : "mma.sync",
                             ranges),
                 0, columns) +
            "\n";
@@ -210,7 +211,7 @@ const BenchFamily& tensor_matmul_tiles_family() {
        // not 16-byte aligned) fit the in-place kernels' rates.
        .sizes = {"8192x8192x4096", "4096x4096x768", "256x256x65536"},
        .full_sizes = {"8192x8192x4096", "4096x4096x768", "256x256x65536", "2048x2048x2048", "16x8192x8192",
-                      "1023x1025x127", "255x513x1021", "1531x1021x2053"},
+                      "8192x16x8192", "1023x1025x127", "255x513x1021", "1531x1021x2053"},
        .explain_size = "4096",
        .dtypes = kTensorInputs,
        .in_default_run = false,

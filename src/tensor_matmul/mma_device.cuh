@@ -224,6 +224,13 @@ struct StepCopy {
     b_dst = B::offset(b_row, b_chunk);
   }
 
+  // Moves to K-step `steps` without copying: a range of K that starts past the first step.
+  __device__ __forceinline__ void skip(const GemmArgs& g, int steps) {
+    a += static_cast<std::size_t>(steps) * kKStepBytes;
+    b += static_cast<std::size_t>(steps) * (kKStepBytes / kElemBytes<E>) * g.ldb * kElemBytes<E>;
+  }
+
+  // Copies the next K-step, at k0, and moves on to the one after.
   template <bool Edge>
   __device__ __forceinline__ void copy(const GemmArgs& g, int k0, char* a_stage, char* b_stage) {
     const std::size_t a_pass = static_cast<std::size_t>(kARowsPerPass) * g.lda * kElemBytes<E>;

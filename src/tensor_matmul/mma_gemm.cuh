@@ -109,25 +109,34 @@ __device__ __forceinline__ void multiply_stage(float (&acc)[Cfg::kMI][Cfg::kNI][
   }
 }
 
+// The warp's origin in the block tile, and its accumulators: mma.sync's C tiles, 16 x 8 each.
+template <class Cfg>
+struct WarpTile {
+  int wm0, wn0, lane;
+  float acc[Cfg::kMI][Cfg::kNI][4] = {};
+  __device__ __forceinline__ WarpTile() {
+    lane = static_cast<int>(threadIdx.x) % 32;
+    const int warp = static_cast<int>(threadIdx.x) / 32;
+    wm0 = warp / Cfg::kWarpsN * Cfg::kWM;
+    wn0 = warp % Cfg::kWarpsN * Cfg::kWN;
+  }
+};
+
+// K-steps [first, first + count) of tile t, accumulated into the warp's tile: each step copied
+// into a stage of the ring, then multiplied.
 template <class Cfg, class E, int Granule>
-__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) mma_gemm_kernel(GemmArgs g, int group, bool c_pairs) {
-  extern __shared__ __align__(128) char smem[];
+__device__ __forceinline__ void multiply_k_steps(const GemmArgs& g, const TileOrigin& t, int first, int count,
+                                                 char* smem, WarpTile<Cfg>& w) {
   constexpr int kStageBytes = Cfg::template kStageBytes<E>;
   constexpr int kABytes = Cfg::kATileBytes;
   constexpr int kBK = kKStepBytes / kElemBytes<E>;
-  const TileOrigin t = smemlab::detail::rastered_tile(g.m, g.n, Cfg::kBM, Cfg::kBN, group);
-  const int lane = static_cast<int>(threadIdx.x) % 32;
-  const int warp = static_cast<int>(threadIdx.x) / 32;
-  const int wm0 = warp / Cfg::kWarpsN * Cfg::kWM;
-  const int wn0 = warp % Cfg::kWarpsN * Cfg::kWN;
-  float acc[Cfg::kMI][Cfg::kNI][4] = {};
-  const int steps = (g.k + kBK - 1) / kBK;
-
   // Full K-steps of 16-byte-aligned operands: StepCopy; the last partial step, and narrower
   // copies: copy_k_step, checking bounds only where a tile or step reaches past an edge.
   const int full_steps = Granule == 16 ? g.k / kBK : 0;
   StepCopy<E, Cfg::kBM, Cfg::kBN, Cfg::kThreads, Cfg::kLayout> step_copy(g, t);
-  const auto copy = [&](int step, int stage) {
+  if (Granule == 16) step_copy.skip(g, first);
+  const auto copy = [&](int local_step, int stage) {
+    const int step = first + local_step;
     char* a_stage = smem + stage * kStageBytes;
     if (step < full_steps) {
       if (t.edge) {
@@ -145,24 +154,41 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) mma_gemm_kerne
   };
   const auto multiply = [&](int stage) {
     const char* a_stage = smem + stage * kStageBytes;
-    multiply_stage<Cfg, E>(acc, a_stage, a_stage + kABytes, wm0, wn0, lane);
+    multiply_stage<Cfg, E>(w.acc, a_stage, a_stage + kABytes, w.wm0, w.wn0, w.lane);
   };
+  smemlab::detail::pipelined_steps<Cfg::kStages>(count, copy, multiply);
+}
 
-  smemlab::detail::pipelined_steps<Cfg::kStages>(steps, copy, multiply);
+// One 16 x 8 C tile of mma.sync at (r, c): the lane holds rows r and r + 8 (r = lane / 4 from
+// the tile's top), columns c and c + 1 (c = 2 (lane % 4) from its left).
+template <bool Checked, bool Pairs>
+__device__ __forceinline__ void store_mma_tile(const GemmArgs& g, int r, int c, const float (&v)[4]) {
+  store_c2<Checked, Pairs>(g, r, c, v[0], v[1]);
+  store_c2<Checked, Pairs>(g, r + 8, c, v[2], v[3]);
+}
 
-  // mma.sync's C tile: lane holds rows lane / 4 and lane / 4 + 8, columns 2 (lane % 4) + 0, 1.
-  const auto store_all = [&](auto checked, auto pairs) {
+// The warp's accumulators into C, bounds checked only in tiles at C's edge.
+template <class Cfg>
+__device__ __forceinline__ void store_warp_tile(const GemmArgs& g, const TileOrigin& t, bool c_pairs,
+                                                const WarpTile<Cfg>& w) {
+  store_tile(t.edge, c_pairs, [&](auto checked, auto pairs) {
 #pragma unroll
     for (int i = 0; i < Cfg::kMI; ++i)
 #pragma unroll
-      for (int j = 0; j < Cfg::kNI; ++j) {
-        const int r = t.row0 + wm0 + i * 16 + lane / 4;
-        const int c = t.col0 + wn0 + j * 8 + lane % 4 * 2;
-        store_c2<decltype(checked)::value, decltype(pairs)::value>(g, r, c, acc[i][j][0], acc[i][j][1]);
-        store_c2<decltype(checked)::value, decltype(pairs)::value>(g, r + 8, c, acc[i][j][2], acc[i][j][3]);
-      }
-  };
-  store_tile(t.edge, c_pairs, store_all);
+      for (int j = 0; j < Cfg::kNI; ++j)
+        store_mma_tile<decltype(checked)::value, decltype(pairs)::value>(
+            g, t.row0 + w.wm0 + i * 16 + w.lane / 4, t.col0 + w.wn0 + j * 8 + w.lane % 4 * 2, w.acc[i][j]);
+  });
+}
+
+template <class Cfg, class E, int Granule>
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) mma_gemm_kernel(GemmArgs g, int group, bool c_pairs) {
+  extern __shared__ __align__(128) char smem[];
+  constexpr int kBK = kKStepBytes / kElemBytes<E>;
+  const TileOrigin t = smemlab::detail::rastered_tile(g.m, g.n, Cfg::kBM, Cfg::kBN, group);
+  WarpTile<Cfg> w;
+  multiply_k_steps<Cfg, E, Granule>(g, t, 0, (g.k + kBK - 1) / kBK, smem, w);
+  store_warp_tile(g, t, c_pairs, w);
 }
 
 template <class Cfg, class E, int Granule>

@@ -6,7 +6,8 @@
 
 namespace smemlab::tensor_matmul::models {
 
-AccessModel mma_tiles(const Shape& s, DType input, const TileShape& t) {
+AccessModel mma_tiles(const Shape& s, DType input, const TileShape& t, std::string_view kernel,
+                      std::string_view after_type) {
   const GemmShape g = gemm_shape(s);
   const double m = g.m;
   const double n = g.n;
@@ -23,10 +24,10 @@ AccessModel mma_tiles(const Shape& s, DType input, const TileShape& t) {
   const int b_row = t.swizzled ? b_chunks : b_chunks + (tf32 ? 2 : 1);
 
   AccessModel model;
-  // The instantiation with 16-byte copies (copy granule 16).
-  model.kernel = fmt::format("mma_gemm_kernel<MmaConfig<{}, {}, {}, {}, {}, (Layout){}, {}, 1>, {}, 16>(", t.bm, t.bn,
-                             t.wm, t.wn, t.stages, t.swizzled ? 1 : 0, t.double_buffer ? 1 : 0,
-                             input == DType::bf16 ? "Bf16" : input == DType::f16 ? "Half" : "Tf32");
+  const char* type = input == DType::bf16 ? "Bf16" : input == DType::f16 ? "Half" : "Tf32";
+  model.kernel = fmt::format("{}<MmaConfig<{}, {}, {}, {}, {}, (Layout){}, {}, {}>, {}{}>(", kernel, t.bm, t.bn,
+                             t.wm, t.wn, t.stages, t.swizzled ? 1 : 0, t.double_buffer ? 1 : 0, t.min_blocks, type,
+                             after_type);
   model.block = {threads, 1, 1};
   model.smem_bytes = static_cast<std::size_t>(t.stages) * (t.bm * a_row * 16 + k_step * b_row * 16);
   model.dynamic_smem = true;

@@ -3,6 +3,7 @@
 // input type, from the tile configuration the step's file compiles.
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include "smemlab/access_model.hpp"
 #include "smemlab/shape.hpp"
@@ -13,9 +14,13 @@ struct TileShape {
   int bm, bn, wm, wn, stages;
   bool swizzled;
   bool double_buffer;
+  int min_blocks;
 };
 
-[[nodiscard]] AccessModel mma_tiles(const Shape& shape, DType input, const TileShape& tiles);
+// The kernel is named `kernel`<MmaConfig<...>, input type`after_type`>: by default the
+// instantiation of mma_gemm_kernel with 16-byte copies.
+[[nodiscard]] AccessModel mma_tiles(const Shape& shape, DType input, const TileShape& tiles,
+                                    std::string_view kernel = "mma_gemm_kernel", std::string_view after_type = ", 16");
 
 // The Hopper steps' configuration (WgmmaConfig's template arguments).
 struct WgmmaTiles {
@@ -42,7 +47,7 @@ template <class Cfg>
 
 template <class Cfg>
 [[nodiscard]] constexpr models::TileShape model_config() {
-  return {Cfg::kBM, Cfg::kBN, Cfg::kWM, Cfg::kWN, Cfg::kStages, Cfg::kLayout == decltype(Cfg::kLayout)::swizzled, Cfg::kDoubleBuffer};
+  return {Cfg::kBM, Cfg::kBN, Cfg::kWM, Cfg::kWN, Cfg::kStages, Cfg::kLayout == decltype(Cfg::kLayout)::swizzled, Cfg::kDoubleBuffer, Cfg::kMinBlocks};
 }
 
 }  // namespace smemlab::tensor_matmul::detail

@@ -92,11 +92,13 @@ std::size_t workspace_bytes(const GemmArgs& args) {
   const std::size_t copies = detail::repack_of(args.a, args.m, args.k, args.lda, args.input).bytes +
                              (args.input == DType::tf32 ? std::max(b, detail::transposed_of(args).bytes) : b);
   // After the copies: the partial sums of K's ranges, as many as the split-K step or the
-  // default call's choice divides K into on this device.
+  // default call's choice divides K into on this device (none where a cluster adds them).
   int ranges = 1;
-  if (detail::why_no_wgmma().empty())
+  if (detail::why_no_wgmma().empty()) {
+    const KernelChoice choice = choose_kernel(args);
     ranges = std::max(split_k_ranges(args.m, args.n, args.k, args.input, smemlab::detail::sm_count()),
-                      choose_kernel(args).splits);
+                      kernel_shape(choice.kernel).thin ? 1 : choice.splits);
+  }
   const std::size_t scratch = copies + detail::partial_sums_bytes(args, ranges);
   return scratch > 0 ? scratch + detail::kWorkspaceAlignment - 1 : 0;
 }

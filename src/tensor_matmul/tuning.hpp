@@ -2,7 +2,7 @@
 // How the tensor-core steps pick their shapes, for `explain`, the benchmark and the tests; not
 // part of the installed API: the autotuned step's tile configuration (06_autotuned.cu), the
 // clusters step's cluster shape (11_clusters.cu), the split-K step's ranges (12_split_k.cu) and
-// the chooser of the default call (13_auto.cpp), whose model is fed with rates measured per
+// the chooser of the default call (14_auto.cpp), whose model is fed with rates measured per
 // device (tuning_table.cpp, written from docs/results/data/tensor-tuning-*.json).
 #include <span>
 #include <string_view>
@@ -34,9 +34,11 @@ struct TileChoice {
 // A kernel the chooser can launch: its name (mma: the mma.sync kernels of step 06, on operands
 // copied to 16-byte-aligned rows first where they are not; inplace: the same kernels reading
 // unaligned rows where they lie, 4 bytes or one element at a time; wgmma: the Hopper kernels
-// of steps 10 and 12; clusters: step 11's pairs), block tile, blocks resident per SM, whether
-// it needs wgmma, whether it can divide K into ranges, and whether it reads unaligned operands
-// in place (weighed only for those: on aligned ones it is the mma kernel of its tile).
+// of steps 10 and 12; clusters: step 11's pairs; skinny: step 13's thin tiles), block tile,
+// blocks resident per SM, whether it needs compute capability 9.0 (wgmma, or clusters), whether
+// the chooser divides its K into ranges, whether it reads unaligned operands in place (weighed
+// only for those: on aligned ones it is the mma kernel of its tile), and whether it is one of
+// 13's thin tiles (mma.sync, which divide K themselves: thin_tile_ranges).
 struct KernelShape {
   std::string_view name;
   int bm, bn;
@@ -44,8 +46,18 @@ struct KernelShape {
   bool hopper;
   bool splits_k;
   bool in_place = false;
+  bool thin = false;
 };
 [[nodiscard]] std::span<const KernelShape> kernel_shapes();
+// The kernel of that name (UsageError for an unknown one).
+[[nodiscard]] const KernelShape& kernel_shape(std::string_view name);
+
+// The ranges of K that 13's thin tiles (16 x 128 where `wide`, else 128 x 16) divide an
+// m x n x k product into on `sms` SMs: where the tiles leave SMs idle, as many as give every SM
+// one block of 16 x 128 tiles or two of 128 x 16 ones (the fastest counts measured; more blocks
+// streaming at once read the DRAM more slowly), at most 8 (a cluster's blocks), each of at least
+// 4 K-steps; else 1. A cluster of the blocks of one tile adds the ranges' sums on chip.
+[[nodiscard]] int thin_tile_ranges(bool wide, int m, int n, int k, DType input, int sms);
 
 // A kernel and its ranges of K (1: K whole).
 struct KernelChoice {
@@ -54,13 +66,15 @@ struct KernelChoice {
 };
 
 // What the model knows of a device: per kernel, multiply-adds per nanosecond per SM with every
-// slot busy, for 2-byte inputs and for tf32, and the fixed time of a work item (its first
-// copies, its last stores); and the costs around the kernels.
+// slot busy, for 2-byte inputs and for tf32, the fixed time of a work item (its first copies,
+// its last stores), and how fast it reads where the bytes bound its time; and the costs around
+// the kernels.
 struct KernelRate {
   std::string_view kernel;
   double two_byte;  // multiply-adds per ns per SM, bf16 and half
   double tf32;
   double item_ns;
+  double stream;  // the fraction of dram_bytes_per_ns it reads A and B at, memory-bound
 };
 struct TensorTuning {
   int cc_major, cc_minor, sms;
@@ -81,7 +95,7 @@ struct KernelEstimate {
   long long items = 0;   // tiles x ranges of K
   double waves = 0;      // items / resident blocks
   double compute_ns = 0; // the kernel's waves of items, each with its epilogue
-  double memory_ns = 0;  // A and B read once at DRAM speed
+  double memory_ns = 0;  // A and B read once at the kernel's share of the DRAM's speed
   double extra_ns = 0;   // launches, repacked operands, partial sums
   double ns = 0;         // predicted: extra + max(compute, memory)
 };

@@ -1,6 +1,7 @@
 // The chooser's measured rates, per device (tuning.hpp): each kernel's multiply-adds per
-// nanosecond per SM with every slot busy, for 2-byte inputs and tf32, and the fixed time of a
-// work item; and the costs around the kernels. Written by scripts/tune_tensor.py from
+// nanosecond per SM with every slot busy, for 2-byte inputs and tf32, the fixed time of a work
+// item and the fraction of the DRAM's speed it reads at where memory-bound; and the costs
+// around the kernels. Written by scripts/tune_tensor.py from
 // docs/results/data/tensor-tuning-h100.json, the fit of a tensor-matmul-tiles sweep on
 // an NVIDIA H100 80GB HBM3; a cpu test checks that the two agree. To tune another device, run
 // scripts/tune-tensor.sh there and add its rows.
@@ -13,18 +14,20 @@ namespace smemlab::tensor_matmul {
 std::span<const TensorTuning> tensor_tunings() {
   // clang-format off
   static constexpr std::array measured{
-      KernelRate{"mma128x256", 1686.0, 711.2, 0.0},
-      KernelRate{"mma128x128", 1447.8, 610.7, 0.0},
-      KernelRate{"mma64x64", 1773.9, 676.0, 2000.0},
-      KernelRate{"inplace128x128", 386.7, 300.0, 2000.0},
-      KernelRate{"inplace64x64", 367.6, 300.0, 700.0},
-      KernelRate{"wgmma128x256", 3611.1, 1963.5, 0.0},
-      KernelRate{"wgmma128x128", 3432.3, 1866.3, 0.0},
-      KernelRate{"wgmma64x128", 2801.4, 1686.0, 0.0},
-      KernelRate{"clusters128x256", 3611.1, 1963.5, 0.0},
+      KernelRate{"mma128x256", 1686.0, 711.2, 350.0, 0.241},
+      KernelRate{"mma128x128", 1376.1, 610.7, 0.0, 0.416},
+      KernelRate{"mma64x64", 1523.2, 676.0, 1850.0, 0.925},
+      KernelRate{"inplace128x128", 450.3, 300.0, 1800.0, 1.000},
+      KernelRate{"inplace64x64", 386.7, 300.0, 450.0, 1.000},
+      KernelRate{"wgmma128x256", 3432.3, 1686.0, 0.0, 0.540},
+      KernelRate{"wgmma128x128", 3611.1, 1773.9, 700.0, 0.733},
+      KernelRate{"wgmma64x128", 2801.4, 1602.6, 350.0, 0.880},
+      KernelRate{"clusters128x256", 3262.4, 1773.9, 0.0, 0.533},
+      KernelRate{"skinny16x128", 1181.7, 524.4, 50.0, 1.000},
+      KernelRate{"skinny128x16", 367.6, 300.0, 2000.0, 0.763},
   };
   // clang-format on
-  static constexpr std::array devices{TensorTuning{9, 0, 132, 8000.0, 2582.7, 13000.0, 7250.0, measured}};
+  static constexpr std::array devices{TensorTuning{9, 0, 132, 8000.0, 3370.1, 14000.0, 10750.0, measured}};
   return devices;
 }
 

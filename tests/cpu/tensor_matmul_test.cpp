@@ -121,6 +121,8 @@ TEST(TensorChooser, EveryKernelHasMeasuredRatesAndNoOtherDoes) {
       EXPECT_GT(rate->two_byte, 0.0);
       EXPECT_GT(rate->tf32, 0.0);
       EXPECT_GE(rate->item_ns, 0.0);
+      EXPECT_GT(rate->stream, 0.0);
+      EXPECT_LE(rate->stream, 1.0);
     }
     EXPECT_GT(device.dram_bytes_per_ns, 0.0);
     EXPECT_GT(device.l2_bytes_per_ns, 0.0);
@@ -183,11 +185,12 @@ TEST(TensorChooser, RatesAreTheCommittedFit) {
     EXPECT_NEAR(r.two_byte, measured["two_byte"].get<double>(), 0.1) << r.kernel;
     EXPECT_NEAR(r.tf32, measured["tf32"].get<double>(), 0.1) << r.kernel;
     EXPECT_NEAR(r.item_ns, measured["item_ns"].get<double>(), 0.1) << r.kernel;
+    EXPECT_NEAR(r.stream, measured["stream"].get<double>(), 1e-3) << r.kernel;
   }
 }
 
 // The chooser's model in C++ is the model the rates were fitted with: for every choice of the
-// sweep, 13_auto.cpp predicts the time that scripts/tune_tensor.py recorded.
+// sweep, 14_auto.cpp predicts the time that scripts/tune_tensor.py recorded.
 TEST(TensorChooser, PredictsWhatTheFitPredicted) {
   std::ifstream in(std::string(SMEMLAB_DOCS_DATA_DIR) + "/tensor-tuning-h100.json");
   ASSERT_TRUE(in) << "missing tensor-tuning-h100.json";

@@ -55,7 +55,9 @@ const std::vector<Case>& cases() {
                                                                   {300, 520, 130},
                                                                   {1000, 1001, 999},
                                                                   {512, 512, 512},
-                                                                  {100, 132, 3000}}) {
+                                                                  {100, 132, 3000},
+                                                                  {16, 1030, 2049},
+                                                                  {1030, 9, 2049}}) {
       out.push_back({m, n, k, 0, 0, 1.0F, 0.0F});
       out.push_back({m, n, k, 3, 0, 1.5F, -0.75F});  // rows not 16-byte aligned
     }
@@ -276,15 +278,18 @@ INSTANTIATE_TEST_SUITE_P(TensorMatmul, TensorMatmulKernel,
                          testing::Combine(testing::ValuesIn(kernel_names()), testing::ValuesIn(kTensorInputs)),
                          [](const auto& info) { return name_and_type(std::get<0>(info.param), std::get<1>(info.param)); });
 
-// Split-K adds its ranges in a fixed order: the same shape and choice give the same bits on
-// every run, whatever the workspace held. Also through the caller's workspace.
-TEST(TensorMatmulSplitK, IsBitwiseTheSameFromRunToRun) {
+// Split-K adds its ranges in a fixed order, through the workspace (split_k) or in a cluster
+// (skinny): the same shape and choice give the same bits on every run, whatever the workspace
+// held. Also through the caller's workspace.
+class TensorMatmulSplitK : public testing::TestWithParam<std::string> {};
+
+TEST_P(TensorMatmulSplitK, IsBitwiseTheSameFromRunToRun) {
   SMEMLAB_REQUIRE_GPU();
-  const auto& variant = tensor_matmul::find("split_k");
+  const auto& variant = tensor_matmul::find(GetParam());
   if (const std::string why = variant.info.why_unavailable(); !why.empty()) GTEST_SKIP() << why;
   for (const DType type : kTensorInputs) {
     SCOPED_TRACE(std::string(dtype_name(type)));
-    const Case cs{100, 132, 3000, 0, 0, 1.0F, 0.0F};  // one tile, K in ranges
+    const Case cs{100, 132, 3000, 0, 0, 1.0F, 0.0F};  // few tiles, K in ranges
     const std::vector<float> first = expect_matches_reference(run_variant(variant), cs, type, true);
     const std::vector<float> second = expect_matches_reference(run_variant(variant), cs, type, true);
     const std::vector<float> allocated = expect_matches_reference(run_variant(variant), cs, type, false);
@@ -292,5 +297,7 @@ TEST(TensorMatmulSplitK, IsBitwiseTheSameFromRunToRun) {
     EXPECT_EQ(std::memcmp(first.data(), allocated.data(), first.size() * sizeof(float)), 0);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(TensorMatmul, TensorMatmulSplitK, testing::Values("split_k", "skinny"));
 
 }  // namespace

@@ -1,7 +1,8 @@
-// 13 — the default call: one chooser over every kernel of the family. Changed from 06, which
+// 14 — the default call: one chooser over every kernel of the family. Changed from 06, which
 // chose among three mma.sync tiles by waves alone: the candidates are now also the Hopper
 // kernels (10's 128 x 256 tiles, 12's 128 x 128 and 64 x 128 tiles with K whole or in ranges,
-// 11's clusters) and, for operands whose rows are not 16-byte aligned, 06's small and medium tiles reading
+// 11's clusters, 13's thin tiles for products with few rows or columns) and, for operands whose
+// rows are not 16-byte aligned, 06's small and medium tiles reading
 // them in place instead of copying them first; each is timed by a model of the launch fed with
 // rates measured on the device (tuning_table.cpp). The model counts, per candidate:
 // - waves: items (tiles x ranges of K) over resident blocks; the busiest block's items each
@@ -9,9 +10,10 @@
 //   measured rate, or slower where the busy blocks' operand tiles, (BM + BN) x 128 bytes a
 //   K-step each, exceed the L2's speed (the small tiles with every SM busy); the tiles stored
 //   at once share the DRAM's speed;
-// - bytes: A and B read once at DRAM speed, a floor under the kernel's time (the skinny
-//   products, 16 x 8192 x 8192, are memory-bound);
-// - the extra launches and traffic: split-K's partial sums, repacked or transposed operands
+// - bytes: A and B read once at the speed the kernel reaches where bytes bound it (a share of
+//   the DRAM's, measured at 16 x 8192 x 8192 and 8192 x 16 x 8192), a floor under its time;
+// - the extra launches and traffic: split-K's partial sums (none for 13, whose clusters add
+//   them on chip), repacked or transposed operands
 //   (for a small product, the copy launches cost more than the product: reading the rows in
 //   place, at a slower rate, saves them).
 // Should buy: each shape runs at the speed of the family's best kernel for it; on a GPU without
@@ -36,7 +38,7 @@
 namespace smemlab::tensor_matmul {
 namespace {
 
-constexpr std::array<KernelShape, 9> kKernels{{
+constexpr std::array<KernelShape, 11> kKernels{{
     {"mma128x256", 128, 256, 1, false, false},
     {"mma128x128", 128, 128, 1, false, false},
     {"mma64x64", 64, 64, 2, false, false},
@@ -46,6 +48,8 @@ constexpr std::array<KernelShape, 9> kKernels{{
     {"wgmma128x128", 128, 128, 1, true, true},
     {"wgmma64x128", 64, 128, 1, true, true},
     {"clusters128x256", 128, 256, 1, true, false},
+    {"skinny16x128", 16, 128, 3, true, false, false, true},
+    {"skinny128x16", 128, 16, 3, true, false, false, true},
 }};
 // Ranges of K weighed for the splitting kernels: about 1.5x apart.
 constexpr std::array kSplits{2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
@@ -53,12 +57,6 @@ constexpr std::array kSplits{2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
 constexpr int kMinStepsPerRange = 4;
 
 long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
-
-const KernelShape& shape_of(std::string_view kernel) {
-  for (const auto& s : kKernels)
-    if (s.name == kernel) return s;
-  throw UsageError(fmt::format("unknown tensor-core kernel '{}'", kernel));
-}
 
 const KernelRate& rate_of(const TensorTuning& device, std::string_view kernel) {
   for (const auto& r : device.kernels)
@@ -108,6 +106,12 @@ std::string launch_plan(const Shape& s, DType type) {
 
 std::span<const KernelShape> kernel_shapes() { return kKernels; }
 
+const KernelShape& kernel_shape(std::string_view name) {
+  for (const auto& s : kKernels)
+    if (s.name == name) return s;
+  throw UsageError(fmt::format("unknown tensor-core kernel '{}'", name));
+}
+
 const TensorTuning& tensor_tuning(int cc_major, int cc_minor, int sms) {
   const auto all = tensor_tunings();
   for (const auto& d : all)
@@ -117,11 +121,14 @@ const TensorTuning& tensor_tuning(int cc_major, int cc_minor, int sms) {
 
 KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType input, bool aligned,
                         const TensorTuning& device) {
-  const KernelShape& s = shape_of(choice.kernel);
+  const KernelShape& s = kernel_shape(choice.kernel);
   const KernelRate& r = rate_of(device, choice.kernel);
   const auto elem = static_cast<double>(dtype_bytes(input));
   const int k_step = detail::k_step(input);
-  const detail::KRanges ranges = detail::k_ranges(k, k_step, s.splits_k ? choice.splits : 1);
+  const int splits = s.thin       ? thin_tile_ranges(s.bm < s.bn, m, n, k, input, device.sms)
+                     : s.splits_k ? choice.splits
+                                  : 1;
+  const detail::KRanges ranges = detail::k_ranges(k, k_step, splits);
   KernelEstimate e;
   e.choice = {choice.kernel, ranges.count};
   e.tiles = ceil_div(m, s.bm) * ceil_div(n, s.bn);
@@ -136,14 +143,17 @@ KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType i
   const double round_ns = r.item_ns + k_loop_ns + 4.0 * s.bm * s.bn * active / device.dram_bytes_per_ns;
   e.compute_ns = static_cast<double>(ceil_div(e.items, slots)) * round_ns;
   const double mn = static_cast<double>(m) * n;
-  e.memory_ns = elem * (static_cast<double>(m) * k + static_cast<double>(k) * n) / device.dram_bytes_per_ns;
+  e.memory_ns =
+      elem * (static_cast<double>(m) * k + static_cast<double>(k) * n) / (device.dram_bytes_per_ns * r.stream);
   e.extra_ns = device.launch_ns;
-  if (ranges.count > 1)  // the second kernel reads every range's sums and writes C
+  // The second kernel reads every range's sums and writes C; a cluster adds them on chip.
+  if (ranges.count > 1 && !s.thin)
     e.extra_ns += device.launch_ns + (ranges.count + 1.0) * 4.0 * mn / device.partial_bytes_per_ns;
   // Not fitted (the rates come from aligned shapes): an unaligned operand copied to aligned
   // rows first, counted as both; on wgmma in tf32, B's transpose replaces B's copy. The
   // in-place kernels copy nothing: their narrower loads are in their fitted rate.
-  const bool transposes_b = s.hopper && input == DType::tf32;
+  // The wgmma kernels (every Hopper kernel but 13's, which are mma.sync) read B's transpose.
+  const bool transposes_b = s.hopper && !s.thin && input == DType::tf32;
   if (!aligned && !s.in_place)
     e.extra_ns += device.launch_ns + 2.0 * elem *
                                          (static_cast<double>(m) * k + (transposes_b ? 0.0 : static_cast<double>(k) * n)) /
@@ -196,9 +206,11 @@ KernelChoice choose_kernel(const GemmArgs& args) {
 }
 
 void gemm_kernel(const KernelChoice& choice, const GemmArgs& args, const LaunchContext& ctx) {
-  const KernelShape& s = shape_of(choice.kernel);
+  const KernelShape& s = kernel_shape(choice.kernel);
   if (!s.hopper) {
     detail::launch_mma_kernel(s.name, args, ctx);
+  } else if (s.thin) {
+    detail::launch_skinny_kernel(s.name, args, ctx);
   } else if (!s.splits_k) {
     detail::launch_cluster_pairs(args, ctx);
   } else {
