@@ -211,7 +211,9 @@ def fit(rows, sms):
     ratios = []
     for size in sorted({key[2] for key in times}):
         for dtype in dtypes:
-            keys = [key for key in all_keys if key[2] == size and key[3] == dtype]
+            # As rank_kernels: the 128 x 16 thin tiles only where n <= 16.
+            keys = [key for key in all_keys if key[2] == size and key[3] == dtype
+                    and not (KERNELS[key[0]][6] and KERNELS[key[0]][1] < KERNELS[key[0]][0] and mnk(size)[1] > 16)]
             if keys:
                 chosen = min(keys, key=lambda key: predict(key[0], key[1], size, dtype, p, sms))
                 ratios.append(min(times[key] for key in keys) / times[chosen])

@@ -1,5 +1,6 @@
-// 13 — products with few rows or few columns: a batch of 1 to 16 tokens through a layer
-// (m <= 16), or a matrix times a few vectors (n <= 16). Such a product reads its large operand
+// 13 — products with few rows or few columns: a language model generating the next token of 1
+// to 16 sequences multiplies that many rows by each weight matrix (m <= 16); or a matrix times
+// a few vectors (n <= 16). Such a product reads its large operand
 // once and does a few multiply-adds per element: it is bound by DRAM, not by the tensor cores.
 // Changed from 12: the tile is one mma.sync tile thick on the small side (16 x 128, or 128 x 16)
 // instead of 64 to 256, so no block reads rows or columns that C does not have; K is divided
@@ -9,7 +10,7 @@
 // sums cross DRAM and no second kernel is launched: at 1 x 4096 x 4096 (32 MiB of B, about
 // 11 us at DRAM speed) a second launch would add a fifth.
 // Should buy: the large operand read at the speed of the best reduction, at least cuBLAS's
-// speed on these shapes (12's kernels there: 0.93 of cuBLAS at 16 x 8192 x 8192, 0.74 at
+// speed on these shapes (12's kernels there: 0.92 of cuBLAS at 16 x 8192 x 8192, 0.74 at
 // 1 x 4096 x 4096).
 #include <cooperative_groups.h>
 
@@ -33,7 +34,7 @@ namespace {
 namespace cg = cooperative_groups;
 
 // Three blocks fit an SM, so that clusters of up to 8 find room in a processing cluster (one
-// block an SM with a deeper ring ran up to 1.4x slower wherever a grid of clusters did not fit
+// block an SM with a deeper ring ran up to 1.3x slower wherever a grid of clusters did not fit
 // at once: docs/perf/tensor-matmul.md).
 // 16 rows by 128 columns: one mma tile down, four warps of 32 columns across. B, the large
 // operand, streams through 4 stages of 16 KiB (72 KiB a block).

@@ -110,7 +110,7 @@ struct KernelEstimate {
 [[nodiscard]] bool weighs_split(const KernelShape& kernel, int splits, int m, int n, int k, DType input, int sms);
 // Every choice the model weighs (each kernel whole, the splitting ones also in 2 to 64 ranges
 // while weighs_split holds), fastest first; the Hopper kernels only where `hopper`, the
-// in-place ones only for unaligned operands.
+// in-place ones only for unaligned operands, 13's 128 x 16 tiles only where n <= 16.
 [[nodiscard]] std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool aligned, bool hopper,
                                                        const TensorTuning& device);
 // The fastest for these arguments on the current device.
