@@ -1,7 +1,7 @@
 // 13 — products with few rows or few columns: a language model generating the next token of 1
 // to 16 sequences multiplies that many rows by each weight matrix (m <= 16); or a matrix times
-// a few vectors (n <= 16). Such a product reads its large operand
-// once and does a few multiply-adds per element: it is bound by DRAM, not by the tensor cores.
+// a few vectors (n <= 16). Such a product reads its large operand once and does a few
+// multiply-adds per element: it is bound by DRAM, not by the tensor cores.
 // Changed from 12: the tile is one mma.sync tile thick on the small side (16 x 128, or 128 x 16)
 // instead of 64 to 256, so no block reads rows or columns that C does not have; K is divided
 // into ranges as in 12, but the blocks of one tile's ranges form a thread-block cluster and add
@@ -10,8 +10,8 @@
 // sums cross DRAM and no second kernel is launched: at 1 x 4096 x 4096 (32 MiB of B, about
 // 11 us at DRAM speed) a second launch would add a fifth.
 // Should buy: the large operand read at the speed of the best reduction, at least cuBLAS's
-// speed on these shapes (12's kernels there: 0.92 of cuBLAS at 16 x 8192 x 8192, 0.74 at
-// 1 x 4096 x 4096).
+// speed on these shapes (the default call over steps 06-12 there: 0.92 of cuBLAS at
+// 16 x 8192 x 8192, 0.74 at 1 x 4096 x 4096).
 #include <cooperative_groups.h>
 
 #include <algorithm>
