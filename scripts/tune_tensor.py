@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fits the tensor-core chooser's model (src/tensor_matmul/14_auto.cpp) to a tensor-matmul-tiles
+"""Fits the tensor-core chooser's model (src/tensor_matmul/15_auto.cpp) to a tensor-matmul-tiles
 sweep, and writes its rates as src/tensor_matmul/tuning_table.cpp reads them.
 
   tune_tensor.py fit SWEEP.json --json TUNING.json --table tuning_table.cpp
@@ -15,13 +15,13 @@ The model of one choice (a kernel, K in R ranges) on an m x n x k product:
   (stream) of the DRAM's speed
   time = launch_ns + max(compute, memory) + extras (split-K: a second launch reading R partial
          sums and writing C, (R + 1) x M x N floats at partial_bytes_per_ns, except for the
-         kernels whose clusters add the ranges on chip; tf32 on wgmma: a
-         launch that transposes B, K x N floats read and written at DRAM speed; unaligned
+         kernels whose clusters add the ranges on chip; tf32 on wgmma, except the swapped
+         tiles: a launch that transposes B, K x N floats read and written at DRAM speed; unaligned
          operands, except for the in-place kernels: a launch copying them, not fitted)
 Fitted here: per kernel and type class its rate and item_ns (a grid search over its whole-K
 rows: the aligned shapes' for the kernels that copy unaligned operands first, the unaligned
 shapes' for the in-place kernels, which run only there; the kernel keeps the mean of its two
-classes' item_ns), launch_ns and l2_bytes_per_ns (a
+classes' item_ns; the swapped tiles run tf32 only, their two-byte rate 0), launch_ns and l2_bytes_per_ns (a
 scan minimising the log error of the rows the rates are fitted to), dram_bytes_per_ns from A, B and C over the
 fastest time at the memory-bound shapes (m or n of 16; C is 0.4% of those bytes there), each
 kernel's stream from its own fastest time there, and partial_bytes_per_ns (a scan over the
@@ -33,21 +33,25 @@ import math
 import statistics
 import sys
 
-# Must match kKernels in src/tensor_matmul/14_auto.cpp:
+# Must match kKernels in src/tensor_matmul/15_auto.cpp:
 # name -> (bm, bn, blocks per SM, hopper, splits K, reads unaligned rows in place, thin: divides
-# K itself (thin_ranges) and adds the ranges' sums in a cluster).
+# K itself (thin_ranges) and adds the ranges' sums in a cluster, swapped: tf32 only, reads B as
+# stored).
 KERNELS = {
-    "mma128x256": (128, 256, 1, False, False, False, False),
-    "mma128x128": (128, 128, 1, False, False, False, False),
-    "mma64x64": (64, 64, 2, False, False, False, False),
-    "inplace128x128": (128, 128, 1, False, False, True, False),
-    "inplace64x64": (64, 64, 2, False, False, True, False),
-    "wgmma128x256": (128, 256, 1, True, True, False, False),
-    "wgmma128x128": (128, 128, 1, True, True, False, False),
-    "wgmma64x128": (64, 128, 1, True, True, False, False),
-    "clusters128x256": (128, 256, 1, True, False, False, False),
-    "skinny16x128": (16, 128, 3, True, False, False, True),
-    "skinny128x16": (128, 16, 3, True, False, False, True),
+    "mma128x256": (128, 256, 1, False, False, False, False, False),
+    "mma128x128": (128, 128, 1, False, False, False, False, False),
+    "mma64x64": (64, 64, 2, False, False, False, False, False),
+    "inplace128x128": (128, 128, 1, False, False, True, False, False),
+    "inplace64x64": (64, 64, 2, False, False, True, False, False),
+    "wgmma128x256": (128, 256, 1, True, True, False, False, False),
+    "wgmma128x128": (128, 128, 1, True, True, False, False, False),
+    "wgmma64x128": (64, 128, 1, True, True, False, False, False),
+    "clusters128x256": (128, 256, 1, True, False, False, False, False),
+    "skinny16x128": (16, 128, 3, True, False, False, True, False),
+    "skinny128x16": (128, 16, 3, True, False, False, True, False),
+    "swapped256x128": (256, 128, 1, True, True, False, False, True),
+    "swapped128x128": (128, 128, 1, True, True, False, False, True),
+    "swapped128x64": (128, 64, 1, True, True, False, False, True),
 }
 # The memory-bound shapes of the sweep: m or n of 16.
 SKINNY = ("16x8192x8192", "8192x16x8192")
@@ -95,11 +99,11 @@ def geometry(kernel, splits, size, dtype, sms):
 
 def extras(kernel, dtype, g, p):
     in_place = KERNELS[kernel][5]
-    # The wgmma kernels (every Hopper kernel but the skinny ones, which are mma.sync) read B's
-    # transpose in tf32.
-    transposes_b = KERNELS[kernel][3] and not KERNELS[kernel][6] and dtype == "tf32"
+    # The wgmma kernels (every Hopper kernel but the skinny ones, which are mma.sync, and the
+    # swapped ones, which read B as stored) read B's transpose in tf32.
+    transposes_b = KERNELS[kernel][3] and not KERNELS[kernel][6] and not KERNELS[kernel][7] and dtype == "tf32"
     ns = p["launch_ns"]
-    if not g["aligned"] and not in_place:  # not fitted; as 14_auto.cpp counts it
+    if not g["aligned"] and not in_place:  # not fitted; as 15_auto.cpp counts it
         copied = g["mk"] + (0 if transposes_b else g["kn"])
         ns += p["launch_ns"] + 2 * ELEM[dtype] * copied / p["dram_bytes_per_ns"]
     if g["ranges"] > 1 and not KERNELS[kernel][6]:
@@ -158,6 +162,8 @@ def fit(rows, sms):
                 total += best[0]
                 rate[cls] = best[1]
                 rate.setdefault("item_ns", []).append(best[2])
+            if KERNELS[kernel][7] and "tf32" in rate:
+                rate["two_byte"] = 0.0
             if "two_byte" in rate:
                 rate.setdefault("tf32", rate["two_byte"] / 2)
                 rate["item_ns"] = statistics.mean(rate["item_ns"])
@@ -271,7 +277,7 @@ def main():
     out = {"device": device, **{k: (round(v, 1) if isinstance(v, float) and k.endswith("ns") else v) for k, v in p.items()},
            "measured_ns": {f"{k}/k{s} {size} {dt}": round(t, 1) for (k, s, size, dt), t in sorted(times.items())},
            # The model's time for each swept choice with the rates as the table rounds them: a cpu
-           # test checks that src/tensor_matmul/14_auto.cpp predicts the same.
+           # test checks that src/tensor_matmul/15_auto.cpp predicts the same.
            "predicted_ns": {}}
     for name, r in p["rates"].items():
         for key in ("two_byte", "tf32", "item_ns"):

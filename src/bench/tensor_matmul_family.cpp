@@ -232,6 +232,7 @@ const BenchFamily& tensor_matmul_tiles_family() {
            // Only the ranges the chooser weighs at this size, and in-place reads of unaligned rows.
            const GemmShape d = gemm_shape(shape);
            if (kernel.in_place && tensor_matmul::dense_rows_aligned(d.n, d.k, type)) continue;
+           if (kernel.swapped && type != DType::tf32) continue;
            const int splits = it->second.splits;
            if (splits > 1 && !tensor_matmul::weighs_split(kernel, splits, d.m, d.n, d.k, type, ctx.device.sms)) continue;
            candidates.push_back({it->first,

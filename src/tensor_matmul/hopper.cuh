@@ -215,6 +215,29 @@ SMEMLAB_WGMMA_N256(Half, "m64n256k16.f32.f16.f16", ", 1, 1, 0, 1")
 SMEMLAB_WGMMA_N128(Tf32, "m64n128k8.f32.tf32.tf32", ", 1, 1")
 SMEMLAB_WGMMA_N256(Tf32, "m64n256k8.f32.tf32.tf32", ", 1, 1")
 
+// D (64 x N, float) += A (64 x 8, tf32, from registers) * B (8 x N, tf32, from shared memory,
+// K-major). Thread t holds A's row 16 (t / 32) + (t % 32) / 4 in a[0] and a[2], the row 8 below
+// in a[1] and a[3], column t % 4 in a[0] and a[1], 4 to the right in a[2] and a[3]; D as in
+// Wgmma. The instruction reads the registers while it runs: they are not written again until
+// wait_batches says its batch is done (where ptxas cannot tell, it serialises the wgmma).
+template <int N>
+struct WgmmaRegisterA;
+#define SMEMLAB_WGMMA_REGISTER_A(N, ACCUMULATORS, REGS, AB, PREDICATE, D)                                         \
+  template <>                                                                                                   \
+  struct WgmmaRegisterA<N> {                                                                                    \
+    static __device__ __forceinline__ void mma(float (&d)[ACCUMULATORS], const unsigned (&a)[4], std::uint64_t b) { \
+      asm volatile("{\n.reg .pred accumulate;\nsetp.ne.b32 accumulate, " PREDICATE ", 0;\n"                    \
+                   "wgmma.mma_async.sync.aligned.m64n" #N "k8.f32.tf32.tf32 {" REGS "}, " AB                    \
+                   ", accumulate, 1, 1;\n}\n"                                                                 \
+                   : D                                                                                         \
+                   : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(1));                              \
+    }                                                                                                          \
+  };
+SMEMLAB_WGMMA_REGISTER_A(128, 64, SMEMLAB_WGMMA_REGS_0_63, "{%64, %65, %66, %67}, %68", "%69", SMEMLAB_WGMMA_D_0_63)
+SMEMLAB_WGMMA_REGISTER_A(256, 128, SMEMLAB_WGMMA_REGS_0_63 SMEMLAB_WGMMA_REGS_64_127,
+                         "{%128, %129, %130, %131}, %132", "%133", SMEMLAB_WGMMA_D_0_127)
+#undef SMEMLAB_WGMMA_REGISTER_A
+
 #undef SMEMLAB_WGMMA_N256
 #undef SMEMLAB_WGMMA_N128
 #undef SMEMLAB_WGMMA

@@ -83,15 +83,16 @@ AccessModel wgmma_tiles(const Shape& s, DType input, const WgmmaTiles& t) {
   const int bm = 64 * t.m_tiles * t.consumers;
   const double steps = std::ceil(k * static_cast<double>(dtype_bytes(input)) / 128);  // 128 bytes of K a stage
   AccessModel model;
-  model.kernel = fmt::format("wgmma_gemm_kernel<WgmmaConfig<{}, {}, {}, {}, {:d}, {:d}, {:d}, {}>, {}>(", t.consumers,
-                             t.m_tiles, t.bn, t.stages, t.specialized, t.persistent, t.tma_store, t.cluster_m,
-                             input == DType::bf16 ? "Bf16" : input == DType::f16 ? "Half" : "Tf32");
+  model.kernel = fmt::format("wgmma_gemm_kernel<WgmmaConfig<{}, {}, {}, {}, {:d}, {:d}, {:d}, {}, {:d}>, {}>(",
+                             t.consumers, t.m_tiles, t.bn, t.stages, t.specialized, t.persistent, t.tma_store,
+                             t.cluster_m, t.swapped, input == DType::bf16 ? "Bf16" : input == DType::f16 ? "Half" : "Tf32");
   model.block = {128 * (t.consumers + (t.specialized ? 1 : 0)), 1, 1};
   model.smem_bytes = t.smem_bytes;
   model.dynamic_smem = true;
   // Clusters walk column-aligned groups of cluster_m tiles; a group's tiles past C's last row
   // still run (their block multicasts its share of B), and store nothing.
-  model.blocks = std::ceil(m / (bm * t.cluster_m)) * t.cluster_m * std::ceil(n / t.bn);
+  // Swapped, the tiles' rows run along C's columns.
+  model.blocks = std::ceil((t.swapped ? n : m) / (bm * t.cluster_m)) * t.cluster_m * std::ceil((t.swapped ? m : n) / t.bn);
   model.per_tile = t.persistent;
   if (t.tma_store) {
     // A consumer's 128 threads write a 64 x 32-float chunk of C at a time, 8 bytes each: warp w,
@@ -103,14 +104,32 @@ AccessModel wgmma_tiles(const Shape& s, DType input, const WgmmaTiles& t) {
                                             {128 * t.consumers, 1, 1}, 8,
                                             static_cast<double>(t.m_tiles) * (t.bn / 32) * 8));
   }
+  if (t.swapped) {
+    // Thread (warp w, lane l) of a consumer loads B's rows 16 w + l / 4 and 8 below (of its
+    // slice), columns l % 4 and 4 to the right, of every 8 of K, from 32 x 32 boxes of 128-byte
+    // rows swizzled by 128 bytes: row k's 4-float chunk c lies at chunk c ^ (k % 8). Shown for
+    // the first slice and K's first column group; a stage is 4 x 4 such loads for each of a
+    // thread's m_tiles slices.
+    model.accesses.push_back(counted_access(
+        "B fragments into registers (ld.shared.b32, wgmma's A operand)", "ld",
+        fmt::format("(tx/128)*{} + ((tx/64)%2)*1024 + (tx%4)*32 + ((((tx/32)%2)*4 + (tx%32)/16) ^ (tx%4))*4 + "
+                    "(tx%32)/4%4",
+                    2048 * t.m_tiles),
+        {128 * t.consumers, 1, 1}, 4, steps * 16.0 * t.m_tiles));
+  }
   model.flops = 2 * m * n * k;
   model.global_bytes = model.blocks * steps * (bm + static_cast<double>(t.bn) / t.cluster_m) * 128.0 + m * n * 4;
-  model.traffic = fmt::format("K/{} elements of A and K/{} of B per output ({}x{} tile{})", t.bn, bm * t.cluster_m,
-                              bm, t.bn, t.cluster_m > 1 ? ", B shared by a pair" : "");
+  model.traffic = t.swapped ? fmt::format("K/{} elements of A and K/{} of B per output ({}x{} tile of C)", bm, t.bn,
+                                          t.bn, bm)
+                            : fmt::format("K/{} elements of A and K/{} of B per output ({}x{} tile{})", t.bn,
+                                          bm * t.cluster_m, bm, t.bn, t.cluster_m > 1 ? ", B shared by a pair" : "");
   model.notes =
       "TMA writes the stages and wgmma reads them through the asynchronous path, which the load/store unit's "
       "shared-memory counters do not see; the 128-byte swizzle keeps wgmma's reads conflict-free by construction "
       "(each 16-byte column of 8 rows lies in 8 different bank groups). "
+      + std::string(t.swapped ? "Swapped, B's tile is read into registers by ordinary shared-memory loads, "
+                                "which the counters see. "
+                              : "")
       + std::string(t.tma_store ? "The staging writes are the tiles' with beta = 0 and 16-byte-aligned rows of C "
                                   "(otherwise C is stored from registers)."
                                 : "C is stored from registers, to global memory.");

@@ -28,6 +28,7 @@ struct WgmmaTiles {
   bool specialized, persistent, tma_store;
   int cluster_m;
   std::size_t smem_bytes;
+  bool swapped = false;  // the tile is C's transpose's: B's tile read into registers
 };
 
 // TMA writes their stages and wgmma reads them, both outside the load/store unit: what it does
@@ -42,7 +43,7 @@ template <class Cfg>
 [[nodiscard]] AccessModel wgmma_model(const Shape& shape, DType input) {
   return models::wgmma_tiles(shape, input,
                              {Cfg::kConsumers, Cfg::kMTiles, Cfg::kBN, Cfg::kStages, Cfg::kSpecialized,
-                              Cfg::kPersistent, Cfg::kTmaStore, Cfg::kClusterM, Cfg::kSmemBytes});
+                              Cfg::kPersistent, Cfg::kTmaStore, Cfg::kClusterM, Cfg::kSmemBytes, Cfg::kSwapped});
 }
 
 template <class Cfg>

@@ -2,7 +2,7 @@
 // How the tensor-core steps pick their shapes, for `explain`, the benchmark and the tests; not
 // part of the installed API: the autotuned step's tile configuration (06_autotuned.cu), the
 // clusters step's cluster shape (11_clusters.cu), the split-K step's ranges (12_split_k.cu) and
-// the chooser of the default call (14_auto.cpp), whose model is fed with rates measured per
+// the chooser of the default call (15_auto.cpp), whose model is fed with rates measured per
 // device (tuning_table.cpp, written from docs/results/data/tensor-tuning-*.json).
 #include <span>
 #include <string_view>
@@ -34,11 +34,12 @@ struct TileChoice {
 // A kernel the chooser can launch: its name (mma: the mma.sync kernels of step 06, on operands
 // copied to 16-byte-aligned rows first where they are not; inplace: the same kernels reading
 // unaligned rows where they lie, 4 bytes or one element at a time; wgmma: the Hopper kernels
-// of steps 10 and 12; clusters: step 11's pairs; skinny: step 13's thin tiles), block tile,
-// blocks resident per SM, whether it needs compute capability 9.0 (wgmma, or clusters), whether
-// the chooser divides its K into ranges, whether it reads unaligned operands in place (weighed
-// only for those: on aligned ones it is the mma kernel of its tile), and whether it is one of
-// 13's thin tiles (mma.sync, which divide K themselves: thin_tile_ranges).
+// of steps 10 and 12; clusters: step 11's pairs; skinny: step 13's thin tiles; swapped: step
+// 14's tf32 tiles of C's transpose), block tile (of C), blocks resident per SM, whether it needs
+// compute capability 9.0 (wgmma, or clusters), whether the chooser divides its K into ranges,
+// whether it reads unaligned operands in place (weighed only for those: on aligned ones it is
+// the mma kernel of its tile), whether it is one of 13's thin tiles (mma.sync, which divide K
+// themselves: thin_tile_ranges), and whether it is one of 14's (tf32 only, B read as stored).
 struct KernelShape {
   std::string_view name;
   int bm, bn;
@@ -47,6 +48,7 @@ struct KernelShape {
   bool splits_k;
   bool in_place = false;
   bool thin = false;
+  bool swapped = false;
 };
 [[nodiscard]] std::span<const KernelShape> kernel_shapes();
 // The kernel of that name (UsageError for an unknown one).
@@ -110,7 +112,8 @@ struct KernelEstimate {
 [[nodiscard]] bool weighs_split(const KernelShape& kernel, int splits, int m, int n, int k, DType input, int sms);
 // Every choice the model weighs (each kernel whole, the splitting ones also in 2 to 64 ranges
 // while weighs_split holds), fastest first; the Hopper kernels only where `hopper`, the
-// in-place ones only for unaligned operands, 13's 128 x 16 tiles only where n <= 16.
+// in-place ones only for unaligned operands, 13's 128 x 16 tiles only where n <= 16, 14's
+// only in tf32.
 [[nodiscard]] std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool aligned, bool hopper,
                                                        const TensorTuning& device);
 // The fastest for these arguments on the current device.

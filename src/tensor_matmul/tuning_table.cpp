@@ -14,20 +14,23 @@ namespace smemlab::tensor_matmul {
 std::span<const TensorTuning> tensor_tunings() {
   // clang-format off
   static constexpr std::array measured{
-      KernelRate{"mma128x256", 1686.0, 711.2, 350.0, 0.241},
-      KernelRate{"mma128x128", 1376.1, 610.7, 0.0, 0.416},
-      KernelRate{"mma64x64", 1523.2, 676.0, 1850.0, 0.925},
-      KernelRate{"inplace128x128", 450.3, 300.0, 1800.0, 1.000},
+      KernelRate{"mma128x256", 1686.0, 711.2, 500.0, 0.241},
+      KernelRate{"mma128x128", 1447.8, 610.7, 0.0, 0.419},
+      KernelRate{"mma64x64", 1523.2, 676.0, 1850.0, 0.910},
+      KernelRate{"inplace128x128", 473.8, 300.0, 2000.0, 1.000},
       KernelRate{"inplace64x64", 386.7, 300.0, 450.0, 1.000},
-      KernelRate{"wgmma128x256", 3432.3, 1686.0, 0.0, 0.540},
-      KernelRate{"wgmma128x128", 3611.1, 1773.9, 700.0, 0.733},
-      KernelRate{"wgmma64x128", 2801.4, 1602.6, 350.0, 0.880},
-      KernelRate{"clusters128x256", 3262.4, 1773.9, 0.0, 0.533},
-      KernelRate{"skinny16x128", 1181.7, 524.4, 50.0, 1.000},
-      KernelRate{"skinny128x16", 367.6, 300.0, 2000.0, 0.763},
+      KernelRate{"wgmma128x256", 3432.3, 1602.6, 0.0, 0.546},
+      KernelRate{"wgmma128x128", 3611.1, 1773.9, 700.0, 0.726},
+      KernelRate{"wgmma64x128", 2801.4, 1602.6, 250.0, 0.865},
+      KernelRate{"clusters128x256", 3262.4, 1773.9, 0.0, 0.536},
+      KernelRate{"skinny16x128", 1181.7, 524.4, 0.0, 1.000},
+      KernelRate{"skinny128x16", 367.6, 300.0, 2000.0, 0.754},
+      KernelRate{"swapped256x128", 0.0, 1686.0, 0.0, 0.535},
+      KernelRate{"swapped128x128", 0.0, 1523.2, 400.0, 0.685},
+      KernelRate{"swapped128x64", 0.0, 1014.7, 500.0, 0.881},
   };
   // clang-format on
-  static constexpr std::array devices{TensorTuning{9, 0, 132, 8000.0, 3370.1, 14000.0, 10750.0, measured}};
+  static constexpr std::array devices{TensorTuning{9, 0, 132, 8000.0, 3389.1, 14000.0, 20000.0, measured}};
   return devices;
 }
 

@@ -21,7 +21,8 @@
   STEP(clusters_variant)   /* 11 clusters of two blocks share B's tile by TMA multicast     */ \
   STEP(split_k_variant)    /* 12 K divided into ranges where the tiles do not fill the SMs */ \
   STEP(skinny_variant)     /* 13 16-row or 16-column tiles; ranges of K summed in a cluster */ \
-  STEP(auto_variant)       /* 14 the default call: a model picks kernel, tile and split    */
+  STEP(swapped_variant)    /* 14 tf32: tiles of C's transpose, B read as stored, no transpose */ \
+  STEP(auto_variant)       /* 15 the default call: a model picks kernel, tile and split    */
 
 namespace smemlab::tensor_matmul::detail {
 
@@ -36,10 +37,13 @@ void launch_cluster_pairs(const GemmArgs& args, const LaunchContext& ctx);
 // The chooser's kernels (tuning.hpp's kernel_shapes()): step 06's mma.sync tiles by name
 // ("mma128x256", "mma128x128", "mma64x64": unaligned operands copied first; "inplace128x128",
 // "inplace64x64": read where they lie), and step 12's Hopper tiles ("wgmma128x256",
-// "wgmma128x128", "wgmma64x128") with K in up to `splits` ranges, and step 13's thin tiles
-// ("skinny16x128", "skinny128x16") with K in thin_tile_ranges ranges.
+// "wgmma128x128", "wgmma64x128") with K in up to `splits` ranges, step 13's thin tiles
+// ("skinny16x128", "skinny128x16") with K in thin_tile_ranges ranges, and step 14's tf32 tiles
+// of C's transpose ("swapped256x128", "swapped128x128", "swapped128x64", named by C's tile)
+// with K in up to `splits` ranges.
 void launch_mma_kernel(std::string_view kernel, const GemmArgs& args, const LaunchContext& ctx);
 void launch_wgmma_kernel(std::string_view kernel, int splits, const GemmArgs& args, const LaunchContext& ctx);
 void launch_skinny_kernel(std::string_view kernel, const GemmArgs& args, const LaunchContext& ctx);
+void launch_swapped_kernel(std::string_view kernel, int splits, const GemmArgs& args, const LaunchContext& ctx);
 
 }  // namespace smemlab::tensor_matmul::detail

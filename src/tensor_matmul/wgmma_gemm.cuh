@@ -18,6 +18,12 @@
 //   half of it into both blocks' shared memory with one multicast TMA copy.
 // - Split-K (step 12): a work item is a tile and one of `count` ranges of its K-steps; each
 //   writes its partial sums to the workspace, and a second kernel adds them in range order.
+// - Swapped (step 14, tf32 only): the block computes a tile of C's transpose, B^T A^T, so that
+//   B is read as the caller stores it, row-major. wgmma takes tf32 from shared memory K-major
+//   only, which B is not; but its A operand may come from registers, loaded in any order. So
+//   B's tile (copied as 32 x 32 boxes: 32 rows of K by 128 bytes of N) is wgmma's A, read
+//   into registers, and A's tile, K-major as stored, is wgmma's B. The tile's rows run along
+//   C's columns; the epilogue stores each accumulator at its transposed place in C.
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -35,7 +41,7 @@
 namespace smemlab::tensor_matmul::detail {
 
 template <int Consumers, int MTiles, int BN, int Stages, bool Specialized, bool Persistent = false,
-          bool TmaStore = false, int ClusterM = 1>
+          bool TmaStore = false, int ClusterM = 1, bool Swapped = false>
 struct WgmmaConfig {
   static constexpr int kConsumers = Consumers;  // warpgroups issuing wgmma
   static constexpr int kMTiles = MTiles;        // 64-row slices of A per consumer
@@ -56,6 +62,8 @@ struct WgmmaConfig {
   // Blocks per cluster, on tiles one above the other: they share B's tile, each copying
   // 1 / ClusterM of it into every block of the cluster (TMA multicast).
   static constexpr int kClusterM = ClusterM;
+  // The tile is C's transpose's (tf32, B read row-major from registers); kBM runs along N.
+  static constexpr bool kSwapped = Swapped;
   static constexpr int kThreads = 128 * (Consumers + (Specialized ? 1 : 0));
   static constexpr int kABytes = kBM * 128;
   static constexpr int kBBlockBytes = 64 * 128;  // 2-byte types: 64 rows of K x 64 columns
@@ -67,6 +75,7 @@ struct WgmmaConfig {
   static_assert(kBM <= 256 && BN % 64 == 0 && (BN == 128 || BN == 256));
   static_assert(Specialized || !Persistent, "a persistent block needs a producer running ahead");
   static_assert(ClusterM == 1 || (ClusterM == 2 && Persistent), "clusters of two, on the persistent kernel");
+  static_assert(!Swapped || (ClusterM == 1 && !TmaStore), "the swapped tile stores from registers, unclustered");
 };
 
 // K's steps in `count` ranges of `steps_per_split` (the last may be shorter, none is empty).
@@ -77,6 +86,40 @@ struct KSplit {
   int steps_per_split = 0;
   float* partials = nullptr;
 };
+
+// Swapped tiles: one K-step of a consumer's slices, wgmma's A operand (B's tile, 32 x 32 boxes
+// of 128-byte rows of N, 128-byte swizzled) read into `fragments`, then four k8 wgmma each. The
+// caller has waited for the batch that last read the registers.
+// A thread's rows of the slice lie in one box, 8 columns apart; row k of a box holds column
+// chunk c (4 floats) at chunk c ^ (k % 8). Two lanes share each bank: 2 wavefronts a load.
+template <class Cfg, class Acc>
+__device__ __forceinline__ void multiply_from_registers(Acc& acc, unsigned (&fragments)[Cfg::kMTiles][4][4],
+                                                        const char* stage, int consumer, int warp, int lane) {
+  using namespace hopper;
+  const char* b_of_a = stage + Cfg::kABytes;  // A's tile, K-major: wgmma's B operand
+  const int quarter = lane % 4;               // A's column (K) of the fragment, and 4 to the right
+#pragma unroll
+  for (int i = 0; i < Cfg::kMTiles; ++i) {
+    const int row = (consumer * Cfg::kMTiles + i) * 64 + warp * 16 + lane / 4;  // along N
+    const char* box = stage + row / 32 * 4096 + row % 4 * 4;
+    const int chunk = row % 32 / 4;
+#pragma unroll
+    for (int kk = 0; kk < 4; ++kk)
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        const int k = kk * 8 + quarter + 4 * half;  // k % 8 == quarter + 4 * half
+        const char* line = box + k * 128;
+        fragments[i][kk][2 * half] = *reinterpret_cast<const unsigned*>(line + ((chunk ^ (k % 8)) << 4));
+        fragments[i][kk][2 * half + 1] = *reinterpret_cast<const unsigned*>(line + (((chunk + 2) ^ (k % 8)) << 4));
+      }
+  }
+  fence();
+#pragma unroll
+  for (int kk = 0; kk < 4; ++kk)
+#pragma unroll
+    for (int i = 0; i < Cfg::kMTiles; ++i)
+      WgmmaRegisterA<Cfg::kBN>::mma(acc[i], fragments[i][kk], descriptor(b_of_a + kk * 32, 16, 1024));
+}
 
 template <class Cfg, class E>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
@@ -92,7 +135,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   // Work items: tiles, or with clusters column-aligned groups of kClusterM tiles, each once per
   // range of K.
   constexpr int kCluster = Cfg::kClusterM;
-  const int tiles = ((g.m + Cfg::kBM * kCluster - 1) / (Cfg::kBM * kCluster)) * ((g.n + Cfg::kBN - 1) / Cfg::kBN);
+  const int rows = Cfg::kSwapped ? g.n : g.m;  // of the matrix the block's tiles cover
+  const int cols = Cfg::kSwapped ? g.m : g.n;
+  const int tiles = ((rows + Cfg::kBM * kCluster - 1) / (Cfg::kBM * kCluster)) * ((cols + Cfg::kBN - 1) / Cfg::kBN);
   const int items = tiles * split.count;
   const int first_item = static_cast<int>(blockIdx.x) / kCluster;
   const int item_stride = static_cast<int>(gridDim.x) / kCluster;
@@ -114,7 +159,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   }
   const auto tile_at = [&](int item) {
     if constexpr (kCluster == 1) {
-      return smemlab::detail::rastered_tile_at(item % tiles, g.m, g.n, Cfg::kBM, Cfg::kBN, group);
+      return smemlab::detail::rastered_tile_at(item % tiles, rows, cols, Cfg::kBM, Cfg::kBN, group);
     } else {
       const TileOrigin pair = smemlab::detail::rastered_tile_at(item, g.m, g.n, Cfg::kBM * kCluster, Cfg::kBN, group);
       const int row0 = pair.row0 + static_cast<int>(rank) * Cfg::kBM;
@@ -129,7 +174,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     char* a_tile = smem + s * Cfg::kStageBytes;
     char* b_tile = a_tile + Cfg::kABytes;
     arrive_expect_bytes(&full[s], Cfg::kStageBytes);
-    tma_load(a_tile, a_map, step * kBK, t.row0, &full[s]);
+    if constexpr (Cfg::kSwapped) {  // B's tile: 32 x 32 boxes, 32 rows of K by 32 columns
+#pragma unroll
+      for (int j = 0; j < Cfg::kBM / 32; ++j) tma_load(a_tile + j * 4096, a_map, t.row0 + 32 * j, step * kBK, &full[s]);
+    } else {
+      tma_load(a_tile, a_map, step * kBK, t.row0, &full[s]);
+    }
     if constexpr (kCluster > 1) {
       // This block's share of B, written into every block of the cluster.
       constexpr int kShare = Cfg::kBN / kCluster;
@@ -191,6 +241,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const int ct = tid % 128;
   const int warp = ct / 32;
   const int lane = ct % 32;
+  // Swapped: wgmma's A operand in registers, written only while no batch reads them.
+  unsigned fragments[Cfg::kMTiles][4][4];
   int it = 0;
   for (int item = first_item; item < items; item += item_stride) {
     const TileOrigin t = tile_at(item);
@@ -208,14 +260,21 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       const char* b_tile = smem + s * Cfg::kStageBytes + Cfg::kABytes;
 #pragma unroll
       for (int i = 0; i < Cfg::kMTiles; ++i) keep_in_registers(acc[i]);
-      fence();
+      if constexpr (Cfg::kSwapped) {
+        // The previous step's batch reads the registers about to be loaded: it ends first. The
+        // other consumer's batches keep the tensor cores busy meanwhile.
+        wait_batches<0>();
+        multiply_from_registers<Cfg>(acc, fragments, smem + s * Cfg::kStageBytes, consumer, warp, lane);
+      } else {
+        fence();
 #pragma unroll
-      for (int kk = 0; kk < 4; ++kk) {  // 32 bytes of K each
-        const std::uint64_t b = kIsTf32<E> ? descriptor(b_tile + kk * 32, 16, 1024)
-                                           : descriptor(b_tile + kk * 2048, Cfg::kBBlockBytes, 1024);
+        for (int kk = 0; kk < 4; ++kk) {  // 32 bytes of K each
+          const std::uint64_t b = kIsTf32<E> ? descriptor(b_tile + kk * 32, 16, 1024)
+                                             : descriptor(b_tile + kk * 2048, Cfg::kBBlockBytes, 1024);
 #pragma unroll
-        for (int i = 0; i < Cfg::kMTiles; ++i)
-          hopper::Wgmma<Cfg::kBN, E>::mma(acc[i], descriptor(a_tile + i * 64 * 128 + kk * 32, 16, 1024), b);
+          for (int i = 0; i < Cfg::kMTiles; ++i)
+            hopper::Wgmma<Cfg::kBN, E>::mma(acc[i], descriptor(a_tile + i * 64 * 128 + kk * 32, 16, 1024), b);
+        }
       }
       commit();
       if constexpr (Cfg::kSpecialized) {
@@ -251,9 +310,17 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         for (int j = 0; j < Cfg::kBN / 8; ++j) {
           const int r = t.row0 + (consumer * Cfg::kMTiles + i) * 64 + warp * 16 + lane / 4;
           const int c = t.col0 + j * 8 + lane % 4 * 2;
-          store_c2<decltype(checked)::value, decltype(pairs)::value>(out, r, c, acc[i][4 * j], acc[i][4 * j + 1]);
-          store_c2<decltype(checked)::value, decltype(pairs)::value>(out, r + 8, c, acc[i][4 * j + 2],
-                                                                     acc[i][4 * j + 3]);
+          if constexpr (Cfg::kSwapped) {  // (r, c) of C's transpose is C's (c, r)
+            constexpr bool kChecked = decltype(checked)::value;
+            store_c<kChecked>(out, c, r, acc[i][4 * j]);
+            store_c<kChecked>(out, c + 1, r, acc[i][4 * j + 1]);
+            store_c<kChecked>(out, c, r + 8, acc[i][4 * j + 2]);
+            store_c<kChecked>(out, c + 1, r + 8, acc[i][4 * j + 3]);
+          } else {
+            store_c2<decltype(checked)::value, decltype(pairs)::value>(out, r, c, acc[i][4 * j], acc[i][4 * j + 1]);
+            store_c2<decltype(checked)::value, decltype(pairs)::value>(out, r + 8, c, acc[i][4 * j + 2],
+                                                                       acc[i][4 * j + 3]);
+          }
         }
     };
     if (!(Cfg::kTmaStore && c_by_tma)) {
@@ -357,9 +424,11 @@ template <class Cfg, class E>
 void launch_wgmma_with(const GemmArgs& g, cudaStream_t stream, int group, KSplit split) {
   allow_shared_memory<Cfg, E>();
   constexpr int kBK = Cfg::template kBK<E>;
-  const CUtensorMap a_map = tensor_map(g.a, g.input, g.m, g.k, g.lda, Cfg::kBM, kBK);
-  // tf32: g.b is B's transpose, N x K.
-  const CUtensorMap b_map = kIsTf32<E>
+  // tf32: g.b is B's transpose, N x K; swapped, wgmma's A is B (32 x 32 boxes) and its B is A.
+  const CUtensorMap a_map = Cfg::kSwapped ? tensor_map(g.b, g.input, g.k, g.n, g.ldb, kBK, 32)
+                                          : tensor_map(g.a, g.input, g.m, g.k, g.lda, Cfg::kBM, kBK);
+  const CUtensorMap b_map = Cfg::kSwapped ? tensor_map(g.a, g.input, g.m, g.k, g.lda, Cfg::kBN, kBK)
+                            : kIsTf32<E>
                                 ? tensor_map(g.b, g.input, g.n, g.k, g.ldb, Cfg::kBN / Cfg::kClusterM, kBK)
                                 : tensor_map(g.b, g.input, g.k, g.n, g.ldb, kBK, 64);
   // TMA stores C where it can: beta = 0 (C is not read) and rows 16-byte aligned; partial sums
@@ -368,8 +437,10 @@ void launch_wgmma_with(const GemmArgs& g, cudaStream_t stream, int group, KSplit
                         g.ldc % 4 == 0;
   const CUtensorMap c_map =
       c_by_tma ? tensor_map(g.c, DType::f32, g.m, g.n, g.ldc, 64, 8, CU_TENSOR_MAP_SWIZZLE_NONE) : CUtensorMap{};
-  const long long items = static_cast<long long>((g.m + Cfg::kBM * Cfg::kClusterM - 1) / (Cfg::kBM * Cfg::kClusterM)) *
-                          ((g.n + Cfg::kBN - 1) / Cfg::kBN);
+  const int rows = Cfg::kSwapped ? g.n : g.m;
+  const int cols = Cfg::kSwapped ? g.m : g.n;
+  const long long items = static_cast<long long>((rows + Cfg::kBM * Cfg::kClusterM - 1) / (Cfg::kBM * Cfg::kClusterM)) *
+                          ((cols + Cfg::kBN - 1) / Cfg::kBN);
   if (items * Cfg::kClusterM * split.count > 0x7FFFFFFFLL)
     throw std::invalid_argument("gemm: C has more tiles than a grid holds");
   if constexpr (Cfg::kClusterM == 1) {
@@ -389,17 +460,22 @@ void launch_wgmma_with(const GemmArgs& g, cudaStream_t stream, int group, KSplit
 }
 
 // Operands TMA cannot read (rows not 16-byte aligned) are repacked first; tf32 reads B's
-// transpose. With splits > 1, K's steps are divided into that many ranges (fewer where K has
-// fewer steps), whose partial sums go to the workspace after the repacked operands and are
-// added in range order by a second kernel.
+// transpose, except on swapped tiles (tf32 only). With splits > 1, K's steps are divided into
+// that many ranges (fewer where K has fewer steps), whose partial sums go to the workspace
+// after the repacked operands and are added in range order by a second kernel.
 template <class Cfg>
 void launch_wgmma(const GemmArgs& args, const LaunchContext& ctx, int group, int splits = 1) {
-  const AlignedOperands aligned(args, ctx, args.input == DType::tf32 ? BOperand::transposed : BOperand::row_major);
+  if (Cfg::kSwapped && args.input != DType::tf32) throw std::logic_error("gemm: swapped tiles are for tf32");
+  const bool transposes_b = args.input == DType::tf32 && !Cfg::kSwapped;
+  const AlignedOperands aligned(args, ctx, transposes_b ? BOperand::transposed : BOperand::row_major);
   const KRanges ranges = k_ranges(args.k, k_step(args.input), splits);
   KSplit split{ranges.count, ranges.steps_per_range};
   std::optional<PartialSums> partials;
   if (ranges.count > 1) split.partials = partials.emplace(args, ranges.count, aligned.workspace_used(), ctx.stream).data();
-  with_input_type(args.input, [&](auto e) { launch_wgmma_with<Cfg, decltype(e)>(aligned.args(), ctx.stream, group, split); });
+  with_input_type(args.input, [&](auto e) {
+    if constexpr (!Cfg::kSwapped || kIsTf32<decltype(e)>)
+      launch_wgmma_with<Cfg, decltype(e)>(aligned.args(), ctx.stream, group, split);
+  });
   if (partials) sum_partials(split.partials, ranges.count, args, ctx.stream);
 }
 

@@ -1,7 +1,8 @@
-// 14 — the default call: one chooser over every kernel of the family. Changed from 06, which
+// 15 — the default call: one chooser over every kernel of the family. Changed from 06, which
 // chose among three mma.sync tiles by waves alone: the candidates are now also the Hopper
 // kernels (10's 128 x 256 tiles, 12's 128 x 128 and 64 x 128 tiles with K whole or in ranges,
-// 11's clusters, 13's thin tiles for products with few rows or columns) and, for operands whose
+// 11's clusters, 13's thin tiles for products with few rows or columns, 14's tf32 tiles that
+// read B as stored) and, for operands whose
 // rows are not 16-byte aligned, 06's small and medium tiles reading
 // them in place instead of copying them first; each is timed by a model of the launch fed with
 // rates measured on the device (tuning_table.cpp). The model counts, per candidate:
@@ -38,7 +39,7 @@
 namespace smemlab::tensor_matmul {
 namespace {
 
-constexpr std::array<KernelShape, 11> kKernels{{
+constexpr std::array<KernelShape, 14> kKernels{{
     {"mma128x256", 128, 256, 1, false, false},
     {"mma128x128", 128, 128, 1, false, false},
     {"mma64x64", 64, 64, 2, false, false},
@@ -50,6 +51,9 @@ constexpr std::array<KernelShape, 11> kKernels{{
     {"clusters128x256", 128, 256, 1, true, false},
     {"skinny16x128", 16, 128, 3, true, false, false, true},
     {"skinny128x16", 128, 16, 3, true, false, false, true},
+    {"swapped256x128", 256, 128, 1, true, true, false, false, true},
+    {"swapped128x128", 128, 128, 1, true, true, false, false, true},
+    {"swapped128x64", 128, 64, 1, true, true, false, false, true},
 }};
 // Ranges of K weighed for the splitting kernels: about 1.5x apart.
 constexpr std::array kSplits{2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
@@ -152,8 +156,9 @@ KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType i
   // Not fitted (the rates come from aligned shapes): an unaligned operand copied to aligned
   // rows first, counted as both; on wgmma in tf32, B's transpose replaces B's copy. The
   // in-place kernels copy nothing: their narrower loads are in their fitted rate.
-  // The wgmma kernels (every Hopper kernel but 13's, which are mma.sync) read B's transpose.
-  const bool transposes_b = s.hopper && !s.thin && input == DType::tf32;
+  // The wgmma kernels (every Hopper kernel but 13's, which are mma.sync, and 14's, which read B
+  // as stored) read B's transpose.
+  const bool transposes_b = s.hopper && !s.thin && !s.swapped && input == DType::tf32;
   if (!aligned && !s.in_place)
     e.extra_ns += device.launch_ns + 2.0 * elem *
                                          (static_cast<double>(m) * k + (transposes_b ? 0.0 : static_cast<double>(k) * n)) /
@@ -179,7 +184,7 @@ std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool 
                                          const TensorTuning& device) {
   std::vector<KernelEstimate> out;
   for (const KernelShape& s : kKernels) {
-    if ((s.hopper && !hopper) || (s.in_place && aligned)) continue;
+    if ((s.hopper && !hopper) || (s.in_place && aligned) || (s.swapped && input != DType::tf32)) continue;
     // 13's 128 x 16 tiles only where C's columns fit one tile: wider, the model predicts their
     // K-loop up to 3x too fast (every larger shape of the sweep).
     if (s.thin && s.bn < s.bm && n > s.bn) continue;
@@ -214,6 +219,8 @@ void gemm_kernel(const KernelChoice& choice, const GemmArgs& args, const LaunchC
     detail::launch_mma_kernel(s.name, args, ctx);
   } else if (s.thin) {
     detail::launch_skinny_kernel(s.name, args, ctx);
+  } else if (s.swapped) {
+    detail::launch_swapped_kernel(s.name, choice.splits, args, ctx);
   } else if (!s.splits_k) {
     detail::launch_cluster_pairs(args, ctx);
   } else {
