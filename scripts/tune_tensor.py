@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fits the tensor-core chooser's model (src/tensor_matmul/15_auto.cpp) to a tensor-matmul-tiles
+"""Fits the tensor-core chooser's model (src/tensor_matmul/16_auto.cpp) to a tensor-matmul-tiles
 sweep, and writes its rates as src/tensor_matmul/tuning_table.cpp reads them.
 
   tune_tensor.py fit SWEEP.json --json TUNING.json --table tuning_table.cpp
@@ -33,25 +33,26 @@ import math
 import statistics
 import sys
 
-# Must match kKernels in src/tensor_matmul/15_auto.cpp:
+# Must match kKernels in src/tensor_matmul/16_auto.cpp:
 # name -> (bm, bn, blocks per SM, hopper, splits K, reads unaligned rows in place, thin: divides
 # K itself (thin_ranges) and adds the ranges' sums in a cluster, swapped: tf32 only, reads B as
-# stored).
+# stored, CUDA cores: reads any operands in place, K in steps of 16 elements).
 KERNELS = {
-    "mma128x256": (128, 256, 1, False, False, False, False, False),
-    "mma128x128": (128, 128, 1, False, False, False, False, False),
-    "mma64x64": (64, 64, 2, False, False, False, False, False),
-    "inplace128x128": (128, 128, 1, False, False, True, False, False),
-    "inplace64x64": (64, 64, 2, False, False, True, False, False),
-    "wgmma128x256": (128, 256, 1, True, True, False, False, False),
-    "wgmma128x128": (128, 128, 1, True, True, False, False, False),
-    "wgmma64x128": (64, 128, 1, True, True, False, False, False),
-    "clusters128x256": (128, 256, 1, True, False, False, False, False),
-    "skinny16x128": (16, 128, 3, True, False, False, True, False),
-    "skinny128x16": (128, 16, 3, True, False, False, True, False),
-    "swapped256x128": (256, 128, 1, True, True, False, False, True),
-    "swapped128x128": (128, 128, 1, True, True, False, False, True),
-    "swapped128x64": (128, 64, 1, True, True, False, False, True),
+    "mma128x256": (128, 256, 1, False, False, False, False, False, False),
+    "mma128x128": (128, 128, 1, False, False, False, False, False, False),
+    "mma64x64": (64, 64, 2, False, False, False, False, False, False),
+    "inplace128x128": (128, 128, 1, False, False, True, False, False, False),
+    "inplace64x64": (64, 64, 2, False, False, True, False, False, False),
+    "wgmma128x256": (128, 256, 1, True, True, False, False, False, False),
+    "wgmma128x128": (128, 128, 1, True, True, False, False, False, False),
+    "wgmma64x128": (64, 128, 1, True, True, False, False, False, False),
+    "clusters128x256": (128, 256, 1, True, False, False, False, False, False),
+    "skinny16x128": (16, 128, 3, True, False, False, True, False, False),
+    "skinny128x16": (128, 16, 3, True, False, False, True, False, False),
+    "swapped256x128": (256, 128, 1, True, True, False, False, True, False),
+    "swapped128x128": (128, 128, 1, True, True, False, False, True, False),
+    "swapped128x64": (128, 64, 1, True, True, False, False, True, False),
+    "smallk32x256": (32, 256, 3, False, False, False, False, False, True),
 }
 # The memory-bound shapes of the sweep: m or n of 16.
 SKINNY = ("16x8192x8192", "8192x16x8192")
@@ -85,7 +86,7 @@ def thin_ranges(wide, m, n, k, k_step, sms):
 def geometry(kernel, splits, size, dtype, sms):
     bm, bn, bps = KERNELS[kernel][:3]
     m, n, k = mnk(size)
-    k_step = 128 // ELEM[dtype]
+    k_step = 16 if KERNELS[kernel][8] else 128 // ELEM[dtype]
     if KERNELS[kernel][6]:
         splits = thin_ranges(bm < bn, m, n, k, k_step, sms)
     count, per = ranges_of(k, k_step, splits)
@@ -93,7 +94,7 @@ def geometry(kernel, splits, size, dtype, sms):
     active = min(items, bps * sms)
     return {"rounds": cdiv(items, bps * sms), "macs": per * bm * bn * k_step * bps, "ranges": count,
             "mn": m * n, "bytes": ELEM[dtype] * (m * k + k * n), "kn": k * n,
-            "streamed": per * (bm + bn) * 128 * active, "stored": 4 * bm * bn * active,
+            "streamed": per * (bm + bn) * k_step * ELEM[dtype] * active, "stored": 4 * bm * bn * active,
             "mk": m * k, "aligned": k % (16 // ELEM[dtype]) == 0 and n % (16 // ELEM[dtype]) == 0}
 
 
@@ -103,7 +104,7 @@ def extras(kernel, dtype, g, p):
     # swapped ones, which read B as stored) read B's transpose in tf32.
     transposes_b = KERNELS[kernel][3] and not KERNELS[kernel][6] and not KERNELS[kernel][7] and dtype == "tf32"
     ns = p["launch_ns"]
-    if not g["aligned"] and not in_place:  # not fitted; as 15_auto.cpp counts it
+    if not g["aligned"] and not in_place and not KERNELS[kernel][8]:  # not fitted; as 16_auto.cpp counts it
         copied = g["mk"] + (0 if transposes_b else g["kn"])
         ns += p["launch_ns"] + 2 * ELEM[dtype] * copied / p["dram_bytes_per_ns"]
     if g["ranges"] > 1 and not KERNELS[kernel][6]:
@@ -125,7 +126,7 @@ def predict(kernel, splits, size, dtype, p, sms):
                         r["tf32" if dtype == "tf32" else "two_byte"], r["item_ns"], p, r["stream"])
 
 
-RATES = [300.0 * (20.0 ** (i / 59)) for i in range(60)]  # 300 to 6000 multiply-adds per ns per SM
+RATES = [50.0 * (120.0 ** (i / 99)) for i in range(100)]  # 50 to 6000 multiply-adds per ns per SM
 ITEM_NS = [100.0 * i for i in range(21)]                 # 0 to 2000 ns
 
 
@@ -147,7 +148,8 @@ def fit(rows, sms):
             rate = {}
             for cls, members in (("two_byte", ["bf16", "half"]), ("tf32", ["tf32"])):
                 keys = [key for key in times if key[0] == kernel and key[1] == 1 and key[3] in members
-                        and (KERNELS[kernel][5] or geometry(kernel, 1, key[2], key[3], sms)["aligned"])]
+                        and (KERNELS[kernel][5] or KERNELS[kernel][8]
+                             or geometry(kernel, 1, key[2], key[3], sms)["aligned"])]
                 if not keys:
                     continue
                 cases = [(geometry(kernel, 1, key[2], key[3], sms), key[3], times[key]) for key in keys]
@@ -277,7 +279,7 @@ def main():
     out = {"device": device, **{k: (round(v, 1) if isinstance(v, float) and k.endswith("ns") else v) for k, v in p.items()},
            "measured_ns": {f"{k}/k{s} {size} {dt}": round(t, 1) for (k, s, size, dt), t in sorted(times.items())},
            # The model's time for each swept choice with the rates as the table rounds them: a cpu
-           # test checks that src/tensor_matmul/15_auto.cpp predicts the same.
+           # test checks that src/tensor_matmul/16_auto.cpp predicts the same.
            "predicted_ns": {}}
     for name, r in p["rates"].items():
         for key in ("two_byte", "tf32", "item_ns"):

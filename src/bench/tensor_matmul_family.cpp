@@ -211,7 +211,7 @@ const BenchFamily& tensor_matmul_tiles_family() {
        // not 16-byte aligned) fit the in-place kernels' rates.
        .sizes = {"8192x8192x4096", "4096x4096x768", "256x256x65536"},
        .full_sizes = {"8192x8192x4096", "4096x4096x768", "256x256x65536", "2048x2048x2048", "16x8192x8192",
-                      "8192x16x8192", "1023x1025x127", "255x513x1021", "1531x1021x2053"},
+                      "8192x16x8192", "1023x1025x127", "255x513x1021", "1531x1021x2053", "4096x4096x16"},
        .explain_size = "4096",
        .dtypes = kTensorInputs,
        .in_default_run = false,

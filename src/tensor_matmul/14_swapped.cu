@@ -31,7 +31,8 @@ constexpr DType kTf32Only[] = {DType::tf32};
 
 }  // namespace
 
-void launch_swapped_kernel(std::string_view kernel, int splits, const GemmArgs& args, const LaunchContext& ctx) {
+void launch_swapped_kernel(std::string_view kernel, int splits, const GemmArgs& args,
+                           const LaunchContext& ctx) {
   if (kernel == "swapped256x128") {
     launch_wgmma<SwappedWide>(args, ctx, kSwappedRasterGroup, splits);
   } else if (kernel == "swapped128x128") {
@@ -44,19 +45,21 @@ void launch_swapped_kernel(std::string_view kernel, int splits, const GemmArgs& 
 }
 
 TensorVariant swapped_variant() {
-  return {{.family = "tensor-matmul",
-           .name = "swapped",
-           .description = "12 for tf32 without B's transpose: each block computes a tile of C's transpose, B's tile "
-                          "read into registers as wgmma's A operand",
-           .technique = "operands swapped: wgmma's register operand takes B in any order, so B is read as stored",
-           .smem = SmemKind::dynamic_alloc,
-           .dtypes = kTf32Only,
-           .model = wgmma_model<SwappedWide>,
-           .unavailable = why_no_wgmma},
-          [](const GemmArgs& g, const LaunchContext& ctx) {
-            launch_wgmma<SwappedWide>(g, ctx, kSwappedRasterGroup,
-                                      split_k_ranges(g.m, g.n, g.k, g.input, smemlab::detail::sm_count()));
-          }};
+  return {
+      {.family = "tensor-matmul",
+       .name = "swapped",
+       .description =
+           "12 for tf32 without B's transpose: each block computes a tile of C's transpose, B's tile "
+           "read into registers as wgmma's A operand",
+       .technique = "operands swapped: wgmma's register operand takes B in any order, so B is read as stored",
+       .smem = SmemKind::dynamic_alloc,
+       .dtypes = kTf32Only,
+       .model = wgmma_model<SwappedWide>,
+       .unavailable = why_no_wgmma},
+      [](const GemmArgs& g, const LaunchContext& ctx) {
+        launch_wgmma<SwappedWide>(g, ctx, kSwappedRasterGroup,
+                                  split_k_ranges(g.m, g.n, g.k, g.input, smemlab::detail::sm_count()));
+      }};
 }
 
 }  // namespace smemlab::tensor_matmul::detail

@@ -44,6 +44,9 @@ bool device_supported() {
 
 void gemm(const TensorVariant& variant, const GemmArgs& args, const LaunchContext& ctx) {
   validate(args);
+  if (!variant.info.runs(args.input))
+    throw std::invalid_argument("gemm: " + std::string(variant.info.name) + " does not take " +
+                                std::string(dtype_name(args.input)) + " inputs");
   in_routine("tensor_matmul::gemm(" + std::string(variant.info.name) + ")", [&] { variant.launch(args, ctx); });
 }
 

@@ -2,7 +2,7 @@
 // How the tensor-core steps pick their shapes, for `explain`, the benchmark and the tests; not
 // part of the installed API: the autotuned step's tile configuration (06_autotuned.cu), the
 // clusters step's cluster shape (11_clusters.cu), the split-K step's ranges (12_split_k.cu) and
-// the chooser of the default call (15_auto.cpp), whose model is fed with rates measured per
+// the chooser of the default call (16_auto.cpp), whose model is fed with rates measured per
 // device (tuning_table.cpp, written from docs/results/data/tensor-tuning-*.json).
 #include <span>
 #include <string_view>
@@ -35,11 +35,13 @@ struct TileChoice {
 // copied to 16-byte-aligned rows first where they are not; inplace: the same kernels reading
 // unaligned rows where they lie, 4 bytes or one element at a time; wgmma: the Hopper kernels
 // of steps 10 and 12; clusters: step 11's pairs; skinny: step 13's thin tiles; swapped: step
-// 14's tf32 tiles of C's transpose), block tile (of C), blocks resident per SM, whether it needs
-// compute capability 9.0 (wgmma, or clusters), whether the chooser divides its K into ranges,
-// whether it reads unaligned operands in place (weighed only for those: on aligned ones it is
-// the mma kernel of its tile), whether it is one of 13's thin tiles (mma.sync, which divide K
-// themselves: thin_tile_ranges), and whether it is one of 14's (tf32 only, B read as stored).
+// 14's tf32 tiles of C's transpose; smallk: step 15's CUDA-core tiles), block tile (of C),
+// blocks resident per SM, whether it needs compute capability 9.0 (wgmma, or clusters),
+// whether the chooser divides its K into ranges, whether it reads unaligned operands in place
+// (weighed only for those: on aligned ones it is the mma kernel of its tile), whether it is one
+// of 13's thin tiles (mma.sync, which divide K themselves: thin_tile_ranges), whether it is one
+// of 14's (tf32 only, B read as stored), and whether it runs on the CUDA cores (15's: any
+// operands read where they lie, always weighed, K in steps of kCudaCoreKStep elements).
 struct KernelShape {
   std::string_view name;
   int bm, bn;
@@ -49,7 +51,11 @@ struct KernelShape {
   bool in_place = false;
   bool thin = false;
   bool swapped = false;
+  bool cuda_cores = false;
 };
+inline constexpr int kCudaCoreKStep = 16;
+// Elements of K a kernel takes a step at a time: 128 bytes for the tensor-core kernels.
+[[nodiscard]] int kernel_k_step(const KernelShape& kernel, DType input);
 [[nodiscard]] std::span<const KernelShape> kernel_shapes();
 // The kernel of that name (UsageError for an unknown one).
 [[nodiscard]] const KernelShape& kernel_shape(std::string_view name);

@@ -14,23 +14,24 @@ namespace smemlab::tensor_matmul {
 std::span<const TensorTuning> tensor_tunings() {
   // clang-format off
   static constexpr std::array measured{
-      KernelRate{"mma128x256", 1686.0, 711.2, 500.0, 0.241},
-      KernelRate{"mma128x128", 1447.8, 610.7, 0.0, 0.419},
-      KernelRate{"mma64x64", 1523.2, 676.0, 1850.0, 0.910},
-      KernelRate{"inplace128x128", 473.8, 300.0, 2000.0, 1.000},
-      KernelRate{"inplace64x64", 386.7, 300.0, 450.0, 1.000},
-      KernelRate{"wgmma128x256", 3432.3, 1602.6, 0.0, 0.546},
-      KernelRate{"wgmma128x128", 3611.1, 1773.9, 700.0, 0.726},
-      KernelRate{"wgmma64x128", 2801.4, 1602.6, 250.0, 0.865},
-      KernelRate{"clusters128x256", 3262.4, 1773.9, 0.0, 0.536},
-      KernelRate{"skinny16x128", 1181.7, 524.4, 0.0, 1.000},
-      KernelRate{"skinny128x16", 367.6, 300.0, 2000.0, 0.754},
-      KernelRate{"swapped256x128", 0.0, 1686.0, 0.0, 0.535},
-      KernelRate{"swapped128x128", 0.0, 1523.2, 400.0, 0.685},
-      KernelRate{"swapped128x64", 0.0, 1014.7, 500.0, 0.881},
+      KernelRate{"mma128x256", 1706.5, 714.6, 550.0, 0.254},
+      KernelRate{"mma128x128", 1406.4, 618.1, 50.0, 0.436},
+      KernelRate{"mma64x64", 1406.4, 648.7, 400.0, 0.920},
+      KernelRate{"inplace128x128", 419.8, 246.6, 2000.0, 1.000},
+      KernelRate{"inplace64x64", 363.1, 246.6, 200.0, 1.000},
+      KernelRate{"wgmma128x256", 3358.4, 1625.9, 300.0, 0.564},
+      KernelRate{"wgmma128x128", 3199.8, 1791.0, 400.0, 0.739},
+      KernelRate{"wgmma64x128", 2767.7, 1625.9, 250.0, 0.860},
+      KernelRate{"clusters128x256", 3199.8, 1706.5, 550.0, 0.557},
+      KernelRate{"skinny16x128", 1104.3, 534.6, 450.0, 1.000},
+      KernelRate{"skinny128x16", 346.0, 184.5, 400.0, 0.804},
+      KernelRate{"swapped256x128", 0.0, 1625.9, 0.0, 0.563},
+      KernelRate{"swapped128x128", 0.0, 1476.0, 0.0, 0.707},
+      KernelRate{"swapped128x64", 0.0, 1052.2, 700.0, 0.912},
+      KernelRate{"smallk32x256", 98.4, 103.3, 0.0, 0.051},
   };
   // clang-format on
-  static constexpr std::array devices{TensorTuning{9, 0, 132, 8000.0, 3389.1, 14000.0, 20000.0, measured}};
+  static constexpr std::array devices{TensorTuning{9, 0, 132, 6000.0, 3211.7, 14000.0, 5000.0, measured}};
   return devices;
 }
 

@@ -22,7 +22,8 @@
   STEP(split_k_variant)    /* 12 K divided into ranges where the tiles do not fill the SMs */ \
   STEP(skinny_variant)     /* 13 16-row or 16-column tiles; ranges of K summed in a cluster */ \
   STEP(swapped_variant)    /* 14 tf32: tiles of C's transpose, B read as stored, no transpose */ \
-  STEP(auto_variant)       /* 15 the default call: a model picks kernel, tile and split    */
+  STEP(small_k_variant)    /* 15 a short K on the CUDA cores: bound by writing C           */ \
+  STEP(auto_variant)       /* 16 the default call: a model picks kernel, tile and split    */
 
 namespace smemlab::tensor_matmul::detail {
 
@@ -40,10 +41,11 @@ void launch_cluster_pairs(const GemmArgs& args, const LaunchContext& ctx);
 // "wgmma128x128", "wgmma64x128") with K in up to `splits` ranges, step 13's thin tiles
 // ("skinny16x128", "skinny128x16") with K in thin_tile_ranges ranges, and step 14's tf32 tiles
 // of C's transpose ("swapped256x128", "swapped128x128", "swapped128x64", named by C's tile)
-// with K in up to `splits` ranges.
+// with K in up to `splits` ranges; and step 15's CUDA-core tiles ("smallk32x256").
 void launch_mma_kernel(std::string_view kernel, const GemmArgs& args, const LaunchContext& ctx);
 void launch_wgmma_kernel(std::string_view kernel, int splits, const GemmArgs& args, const LaunchContext& ctx);
 void launch_skinny_kernel(std::string_view kernel, const GemmArgs& args, const LaunchContext& ctx);
 void launch_swapped_kernel(std::string_view kernel, int splits, const GemmArgs& args, const LaunchContext& ctx);
+void launch_small_k_kernel(const GemmArgs& args, const LaunchContext& ctx);
 
 }  // namespace smemlab::tensor_matmul::detail

@@ -118,53 +118,63 @@ class MatmulCall : public Call {
   std::vector<float> a_host_, b_host_;
 };
 
-// bf16 inputs, an N that keeps B's rows unaligned (the variants that repack do so).
+// The variant's first input type (bf16 but for tf32-only steps), an N that keeps B's rows
+// unaligned (the variants that repack do so).
 constexpr int kTensorM = 67;
 constexpr int kTensorN = 75;
 constexpr int kTensorK = 520;
 
 class TensorCall : public Call {
  public:
-  explicit TensorCall(const tensor_matmul::TensorVariant& v) : variant_(v) {
+  explicit TensorCall(const tensor_matmul::TensorVariant& v) : variant_(v), type_(v.info.dtypes.front()) {
     workspace_ = DeviceBuffer<std::byte>(std::max<std::size_t>(tensor_matmul::workspace_bytes(args()), 1));
   }
   void fill(unsigned seed, cudaStream_t stream) override {
-    a_values_ = rounded(random_floats(a_.size(), seed), a_stored_);
-    b_values_ = rounded(random_floats(b_.size(), seed + 1), b_stored_);
-    SMEMLAB_CUDA_CHECK(cudaMemcpyAsync(a_.data(), a_stored_.data(), a_.bytes(), cudaMemcpyHostToDevice, stream));
-    SMEMLAB_CUDA_CHECK(cudaMemcpyAsync(b_.data(), b_stored_.data(), b_.bytes(), cudaMemcpyHostToDevice, stream));
+    a_stored_ = stored(random_floats(kA, seed), a_values_);
+    b_stored_ = stored(random_floats(kB, seed + 1), b_values_);
+    SMEMLAB_CUDA_CHECK(cudaMemcpyAsync(a_.data(), a_stored_.data(), a_stored_.size(), cudaMemcpyHostToDevice, stream));
+    SMEMLAB_CUDA_CHECK(cudaMemcpyAsync(b_.data(), b_stored_.data(), b_stored_.size(), cudaMemcpyHostToDevice, stream));
     c_.poison(stream);
     workspace_.poison(stream);
   }
   void run(const LaunchContext& ctx) override { tensor_matmul::gemm(variant_, args(), ctx); }
   std::string check(cudaStream_t stream) override {
     return gemm_error(download(c_, stream), kTensorM, kTensorN, kTensorK, a_values_, b_values_,
-                      tensor_matmul::relative_tolerance(DType::bf16, kTensorK));
+                      tensor_matmul::relative_tolerance(type_, kTensorK));
   }
 
  private:
-  static std::vector<float> rounded(const std::vector<float>& values, std::vector<__nv_bfloat16>& stored) {
-    std::vector<float> out(values.size());
-    stored.resize(values.size());
+  static constexpr std::size_t kA = static_cast<std::size_t>(kTensorM) * kTensorK;
+  static constexpr std::size_t kB = static_cast<std::size_t>(kTensorK) * kTensorN;
+  // The bytes the device holds (bf16, or floats for tf32), and in `values` the floats they are.
+  std::vector<std::byte> stored(const std::vector<float>& values, std::vector<float>& exact) const {
+    std::vector<std::byte> out(values.size() * dtype_bytes(type_));
+    exact = values;
+    if (type_ == DType::tf32) {
+      std::memcpy(out.data(), values.data(), out.size());
+      return out;
+    }
     for (std::size_t i = 0; i < values.size(); ++i) {
-      stored[i] = __float2bfloat16(values[i]);
-      out[i] = __bfloat162float(stored[i]);
+      const __nv_bfloat16 v = __float2bfloat16(values[i]);
+      exact[i] = __bfloat162float(v);
+      std::memcpy(out.data() + i * sizeof(v), &v, sizeof(v));
     }
     return out;
   }
   tensor_matmul::GemmArgs args() const {
-    tensor_matmul::GemmArgs g{DType::bf16, kTensorM, kTensorN, kTensorK, 1.0F, a_.data(), kTensorK,
+    tensor_matmul::GemmArgs g{type_,       kTensorM, kTensorN, kTensorK,  1.0F, a_.data(), kTensorK,
                               b_.data(),   kTensorN, 0.0F,     c_.data(), kTensorN};
     g.workspace = workspace_.data();
     g.workspace_size = workspace_.bytes();
     return g;
   }
   const tensor_matmul::TensorVariant& variant_;
-  DeviceBuffer<__nv_bfloat16> a_{static_cast<std::size_t>(kTensorM) * kTensorK};
-  DeviceBuffer<__nv_bfloat16> b_{static_cast<std::size_t>(kTensorK) * kTensorN};
+  DType type_;
+  DeviceBuffer<std::byte> a_{kA * 4};  // room for floats
+  DeviceBuffer<std::byte> b_{kB * 4};
   DeviceBuffer<float> c_{static_cast<std::size_t>(kTensorM) * kTensorN};
   DeviceBuffer<std::byte> workspace_;
-  std::vector<__nv_bfloat16> a_stored_, b_stored_;
+  std::vector<std::byte> a_stored_, b_stored_;
   std::vector<float> a_values_, b_values_;
 };
 

@@ -1,8 +1,8 @@
-// 15 — the default call: one chooser over every kernel of the family. Changed from 06, which
+// 16 — the default call: one chooser over every kernel of the family. Changed from 06, which
 // chose among three mma.sync tiles by waves alone: the candidates are now also the Hopper
 // kernels (10's 128 x 256 tiles, 12's 128 x 128 and 64 x 128 tiles with K whole or in ranges,
 // 11's clusters, 13's thin tiles for products with few rows or columns, 14's tf32 tiles that
-// read B as stored) and, for operands whose
+// read B as stored, 15's CUDA-core tiles for a short K) and, for operands whose
 // rows are not 16-byte aligned, 06's small and medium tiles reading
 // them in place instead of copying them first; each is timed by a model of the launch fed with
 // rates measured on the device (tuning_table.cpp). The model counts, per candidate:
@@ -39,7 +39,7 @@
 namespace smemlab::tensor_matmul {
 namespace {
 
-constexpr std::array<KernelShape, 14> kKernels{{
+constexpr std::array<KernelShape, 15> kKernels{{
     {"mma128x256", 128, 256, 1, false, false},
     {"mma128x128", 128, 128, 1, false, false},
     {"mma64x64", 64, 64, 2, false, false},
@@ -54,6 +54,7 @@ constexpr std::array<KernelShape, 14> kKernels{{
     {"swapped256x128", 256, 128, 1, true, true, false, false, true},
     {"swapped128x128", 128, 128, 1, true, true, false, false, true},
     {"swapped128x64", 128, 64, 1, true, true, false, false, true},
+    {"smallk32x256", 32, 256, 3, false, false, false, false, false, true},
 }};
 // Ranges of K weighed for the splitting kernels: about 1.5x apart.
 constexpr std::array kSplits{2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
@@ -110,6 +111,10 @@ std::string launch_plan(const Shape& s, DType type) {
 
 std::span<const KernelShape> kernel_shapes() { return kKernels; }
 
+int kernel_k_step(const KernelShape& kernel, DType input) {
+  return kernel.cuda_cores ? kCudaCoreKStep : detail::k_step(input);
+}
+
 const KernelShape& kernel_shape(std::string_view name) {
   for (const auto& s : kKernels)
     if (s.name == name) return s;
@@ -128,7 +133,7 @@ KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType i
   const KernelShape& s = kernel_shape(choice.kernel);
   const KernelRate& r = rate_of(device, choice.kernel);
   const auto elem = static_cast<double>(dtype_bytes(input));
-  const int k_step = detail::k_step(input);
+  const int k_step = kernel_k_step(s, input);
   const int splits = s.thin       ? thin_tile_ranges(s.bm < s.bn, m, n, k, input, device.sms)
                      : s.splits_k ? choice.splits
                                   : 1;
@@ -143,7 +148,7 @@ KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType i
   const auto active = static_cast<double>(std::min(e.items, slots));  // blocks at work at once
   const auto steps = static_cast<double>(ranges.steps_per_range);
   const double k_loop_ns = std::max(steps * s.bm * s.bn * k_step / slot_rate,
-                                    steps * (s.bm + s.bn) * 128.0 * active / device.l2_bytes_per_ns);
+                                    steps * (s.bm + s.bn) * k_step * elem * active / device.l2_bytes_per_ns);
   const double round_ns = r.item_ns + k_loop_ns + 4.0 * s.bm * s.bn * active / device.dram_bytes_per_ns;
   e.compute_ns = static_cast<double>(ceil_div(e.items, slots)) * round_ns;
   const double mn = static_cast<double>(m) * n;
@@ -159,7 +164,7 @@ KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType i
   // The wgmma kernels (every Hopper kernel but 13's, which are mma.sync, and 14's, which read B
   // as stored) read B's transpose.
   const bool transposes_b = s.hopper && !s.thin && !s.swapped && input == DType::tf32;
-  if (!aligned && !s.in_place)
+  if (!aligned && !s.in_place && !s.cuda_cores)
     e.extra_ns += device.launch_ns + 2.0 * elem *
                                          (static_cast<double>(m) * k + (transposes_b ? 0.0 : static_cast<double>(k) * n)) /
                                          device.dram_bytes_per_ns;
@@ -215,7 +220,9 @@ KernelChoice choose_kernel(const GemmArgs& args) {
 
 void gemm_kernel(const KernelChoice& choice, const GemmArgs& args, const LaunchContext& ctx) {
   const KernelShape& s = kernel_shape(choice.kernel);
-  if (!s.hopper) {
+  if (s.cuda_cores) {
+    detail::launch_small_k_kernel(args, ctx);
+  } else if (!s.hopper) {
     detail::launch_mma_kernel(s.name, args, ctx);
   } else if (s.thin) {
     detail::launch_skinny_kernel(s.name, args, ctx);
