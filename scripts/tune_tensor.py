@@ -90,6 +90,8 @@ def geometry(kernel, splits, size, dtype, sms):
     if KERNELS[kernel][6]:
         splits = thin_ranges(bm < bn, m, n, k, k_step, sms)
     count, per = ranges_of(k, k_step, splits)
+    if KERNELS[kernel][8]:  # the CUDA-core loop stops at K's end inside its last chunk
+        per = k / k_step
     items = cdiv(m, bm) * cdiv(n, bn) * count
     active = min(items, bps * sms)
     return {"rounds": cdiv(items, bps * sms), "macs": per * bm * bn * k_step * bps, "ranges": count,

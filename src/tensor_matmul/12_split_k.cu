@@ -7,7 +7,7 @@
 // floats written and read) and a second launch, a few microseconds; nothing where the tiles
 // already fill the GPU, where the step leaves K whole.
 // The other tile shapes of this file (64 x 128 and 128 x 128, one and two consumers) are for
-// the chooser (14): small M, and outputs whose 128 x 256 tiles fill the SMs poorly.
+// the chooser (16): small M, and outputs whose 128 x 256 tiles fill the SMs poorly.
 #include <algorithm>
 #include <string>
 

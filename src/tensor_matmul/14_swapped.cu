@@ -9,7 +9,7 @@
 // 397 us at 4096^3 on an H100 (11%), and half the call at 256 x 256 x 65536, where B is as
 // large as A. It costs 16 shared-memory loads a thread per K-step beside wgmma's reads.
 // The three tiles (256 x 128, 128 x 128 and 128 x 64 of C, K whole or in ranges as 12 divides
-// it) are the chooser's (15) tf32 counterparts of 12's.
+// it) are the chooser's (16) tf32 counterparts of 12's.
 #include <stdexcept>
 #include <string_view>
 

@@ -146,7 +146,9 @@ KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType i
   e.waves = static_cast<double>(e.items) / static_cast<double>(slots);
   const double slot_rate = (input == DType::tf32 ? r.tf32 : r.two_byte) / s.blocks_per_sm;
   const auto active = static_cast<double>(std::min(e.items, slots));  // blocks at work at once
-  const auto steps = static_cast<double>(ranges.steps_per_range);
+  // The CUDA-core kernel's loop stops at K's end inside its last chunk.
+  const double steps =
+      s.cuda_cores ? static_cast<double>(k) / k_step : static_cast<double>(ranges.steps_per_range);
   const double k_loop_ns = std::max(steps * s.bm * s.bn * k_step / slot_rate,
                                     steps * (s.bm + s.bn) * k_step * elem * active / device.l2_bytes_per_ns);
   const double round_ns = r.item_ns + k_loop_ns + 4.0 * s.bm * s.bn * active / device.dram_bytes_per_ns;

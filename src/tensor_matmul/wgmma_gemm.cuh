@@ -324,7 +324,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         }
     };
     if (!(Cfg::kTmaStore && c_by_tma)) {
-      store_tile(t.edge, split.count > 1 ? g.n % 2 == 0 : c_pairs, store_all);
+      // Swapped tiles store single floats: no paired version to compile.
+      store_tile(t.edge, !Cfg::kSwapped && (split.count > 1 ? g.n % 2 == 0 : c_pairs), store_all);
       continue;
     }
     if constexpr (Cfg::kTmaStore) {
