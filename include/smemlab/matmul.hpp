@@ -59,6 +59,9 @@ using GemmVariant = Variant<Launch>;
 // call from several threads at once, each with its own stream and workspace, and to capture
 // into a CUDA graph: docs/library-contract.md.
 void gemm(const GemmVariant& variant, const GemmArgs& args, const LaunchContext& ctx);
+// The default call: the variant "auto", which picks a kernel, its tile and the split of K for
+// these arguments on the current device.
+void gemm(const GemmArgs& args, const LaunchContext& ctx);
 
 // Double-precision CPU reference of alpha * A * B + beta * C_in, written to out (ld ldo).
 // c_in may be null when beta == 0. Uses every hardware thread.

@@ -14,13 +14,16 @@
 #include <stdexcept>
 #include <cstdio>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "matmul/gemm_launch.cuh"
 #include "matmul/tuning.hpp"
 #include "matmul/variants.hpp"
 #include "smemlab/error.hpp"
+#include "core/memo.hpp"
 #include "core/occupancy.hpp"
+#include "core/per_device.hpp"
 
 namespace smemlab::matmul {
 namespace {
@@ -81,20 +84,6 @@ const NamedConfig& find_config(std::string_view name) {
   throw UsageError("unknown matmul tile configuration '" + std::string(name) + "'");
 }
 
-// What the tuning table is keyed by, for the current device.
-const DeviceTuning& current_tuning(DeviceTuning& on_this_device) {
-  int device = 0;
-  int major = 0;
-  int minor = 0;
-  SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
-  SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
-  const int sms = smemlab::detail::sm_count();
-  on_this_device = device_tuning(major, minor, sms);
-  on_this_device.sms = sms;  // another device's speeds per SM, this device's SMs
-  return on_this_device;
-}
-
 void check_choice(const TileChoice& choice) {
   if (choice.group < 0 || choice.slices < 1)
     throw UsageError("a tile choice needs group >= 0 and slices >= 1");
@@ -102,14 +91,32 @@ void check_choice(const TileChoice& choice) {
 
 }  // namespace
 
+DeviceTuning current_tuning() {
+  static smemlab::detail::PerDevice<DeviceTuning> tunings;
+  return tunings.get([] {
+    const int sms = smemlab::detail::sm_count();
+    DeviceTuning tuning = device_tuning(smemlab::detail::device_attribute<cudaDevAttrComputeCapabilityMajor>(),
+                                        smemlab::detail::device_attribute<cudaDevAttrComputeCapabilityMinor>(), sms);
+    tuning.sms = sms;  // another device's speeds per SM, this device's SMs
+    return tuning;
+  });
+}
+
 std::span<const std::string_view> tile_configs() { return kConfigNames; }
 
 TileShape tile_shape(std::string_view config) { return find_config(config).shape; }
 
 TileChoice choose_tiles(const GemmArgs& args) {
-  DeviceTuning device{};
-  return plan_tiles(args.m, args.n, args.k, detail::rows_are_16b_aligned(args.b, args.ldb), current_tuning(device))
-      .choice;
+  // Weighing every configuration and split takes tens of microseconds, as long as the launch of
+  // a small product: a call repeated with the same shape, alignment and device (the workspace's
+  // size, then the launch; a layer called every step) looks its choice up instead.
+  int device = 0;
+  SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
+  const bool b_aligned = detail::rows_are_16b_aligned(args.b, args.ldb);
+  using Key = std::tuple<int, int, int, int, bool>;
+  static smemlab::detail::Memo<Key, TileChoice> choices;
+  return choices.get(Key{device, args.m, args.n, args.k, b_aligned},
+                     [&] { return plan_tiles(args.m, args.n, args.k, b_aligned, current_tuning()).choice; });
 }
 
 std::size_t workspace_bytes(const TileChoice& choice, const GemmArgs& args) {
@@ -150,7 +157,7 @@ std::string autotuned_plan(const Shape& s, DType /*float*/) {
   DeviceTuning device = device_tunings().front();
   std::string where = "the measured device";
   if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0) {
-    (void)current_tuning(device);
+    device = current_tuning();
     where = "this GPU";
   } else {
     (void)cudaGetLastError();  // no device: not an error for a description

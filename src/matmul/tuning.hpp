@@ -56,6 +56,8 @@ struct DeviceTuning {
 // The measured devices; a device not listed takes the first's numbers.
 [[nodiscard]] std::span<const DeviceTuning> device_tunings();
 [[nodiscard]] const DeviceTuning& device_tuning(int cc_major, int cc_minor, int sms);
+// The current device's entry, with its own count of SMs (looked up once per device).
+[[nodiscard]] DeviceTuning current_tuning();
 
 // The model's account of one choice for an m x n x k product.
 struct TileEstimate {

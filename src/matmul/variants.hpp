@@ -20,7 +20,9 @@
   STEP(warp_tile_variant)             /* 09 warp tiles fed by cp.async                      */ \
   STEP(pipelined_variant)             /* 10 a 3-stage copy pipeline                         */ \
   STEP(rasterized_variant)            /* 11 blocks ordered for L2 reuse                     */ \
-  STEP(autotuned_variant)             /* 12 tiles and split-K chosen per shape              */
+  STEP(autotuned_variant)             /* 12 tiles and split-K chosen per shape              */ \
+  STEP(skinny_variant)                /* 13 few rows or columns: the large operand streamed */ \
+  STEP(auto_variant)                  /* 14 the default call: 12 or 13 by predicted time    */
 
 namespace smemlab::matmul::detail {
 

@@ -1,0 +1,301 @@
+// 13 — products with few rows or few columns, on the CUDA cores. A matrix times a handful of
+// vectors (n <= 16), or a handful of rows times a matrix (m <= 16): each element of the large
+// operand takes part in at most 16 multiply-adds, so the product is bound by reading that
+// operand from DRAM, not by the FMAs. The tiles of 12 are at least 32 wide on both sides: they
+// read rows and columns that C does not have, and their shared-memory pipeline is built for
+// reuse that is not there.
+// Changed from 12: no tiles of C. The large operand streams through registers once, each of its
+// elements multiplied by the few elements of the small side that meet it: those sit in shared
+// memory, read by every thread of a block. K is divided into ranges so that the blocks fill
+// every SM, and a second launch adds the ranges' partial sums in range order (the same bits in
+// every run). A thin side of more than 16 is taken 16 at a time (correct on any shape, fast only
+// on thin ones).
+// Should buy: the large operand read near DRAM speed; at least cuBLAS's speed where 12 ran at
+// 0.15-0.60 of it (84x1x9606, 1x1398x8689, 2x1806x446: 1-3 tiles of C, their K cut into
+// slices of 32x32 tiles).
+#include <algorithm>
+#include <cstddef>
+#include <stdexcept>
+
+#include "core/occupancy.hpp"
+#include "matmul/gemm_device.cuh"
+#include "matmul/skinny.hpp"
+#include "matmul/variants.hpp"
+#include "matmul/workspace.hpp"
+#include "smemlab/error.hpp"
+
+namespace smemlab::matmul::detail {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kThin = 16;  // the most rows (or columns) of C a block holds
+// Few rows: each lane holds 4 columns of C, so a block spans 128 columns; A's rows come in
+// chunks of 256 of K (32 for each warp, between two of the block's barriers).
+constexpr int kRowsChunk = 256;
+constexpr int kRowsBlockCols = 4 * 32;
+// Few columns: each warp holds 4 rows of C (so that every element of B read from shared memory
+// meets 4 of A), a block 32 rows; each lane takes 4 of K in a chunk of 128.
+constexpr int kColsRowsPerWarp = 4;
+constexpr int kColsBlockRows = kColsRowsPerWarp * kThreads / 32;
+constexpr int kColsChunk = 128;
+// Ranges of K start on multiples of 128, so that 16-byte loads stay aligned.
+constexpr int kRangeQuantum = kColsChunk;
+
+// Thin sides are compiled for 1, 2, 4, 8 and 16; a side in between takes the next.
+int thin_width(int side) {
+  int w = 1;
+  while (w < std::min(side, kThin)) w *= 2;
+  return w;
+}
+
+// C(r, c) for range `range` of K: the final value when K is one range, else its partial sum.
+__device__ __forceinline__ void store_result(const GemmArgs& g, float* partials, int range, int r, int c,
+                                             float acc) {
+  if (partials == nullptr) {
+    store_c(g.c + static_cast<std::size_t>(r) * g.ldc + c, acc, g.alpha, g.beta);
+  } else {
+    partials[(static_cast<std::size_t>(range) * g.m + r) * g.n + c] = acc;
+  }
+}
+
+// Few rows: block (span of 128 columns, group of M rows) over range blockIdx.y of K. A's
+// M x 256 chunk sits in shared memory as [k][row], read by every thread at once (a broadcast).
+// Each warp holds the span's 128 columns and takes every eighth row of K: lane l reads 4 of B's
+// columns a row, 16 bytes at a time when B's rows are aligned (Vector), else 4 bytes at a time
+// 32 apart, so that each warp's loads cover whole lines either way. The eight warps' sums are
+// added through shared memory at the range's end, warp 0 first.
+template <int M, bool Vector>
+__global__ void __launch_bounds__(kThreads) few_rows_kernel(GemmArgs g, int range_k, float* partials) {
+  constexpr int kWarps = kThreads / 32;
+  __shared__ __align__(16) float a_tile[kRowsChunk][M];
+  __shared__ float warp_sums[kWarps][kRowsBlockCols];
+  const int spans = (g.n + kRowsBlockCols - 1) / kRowsBlockCols;
+  const int span = static_cast<int>(blockIdx.x % spans);
+  const int row0 = static_cast<int>(blockIdx.x / spans) * M;
+  const int rows = min(M, g.m - row0);
+  const int k0 = static_cast<int>(blockIdx.y) * range_k;
+  const int k1 = min(g.k, k0 + range_k);
+  const int t = static_cast<int>(threadIdx.x);
+  const int lane = t % 32;
+  const int warp = t / 32;
+  const auto offset = [&](int q) { return Vector ? 4 * lane + q : lane + 32 * q; };  // in the span
+  const int first = span * kRowsBlockCols;
+  const bool all_four = first + offset(0) + 3 < g.n;  // Vector: the lane's columns are consecutive
+
+  float acc[M][4] = {};
+  for (int kc = k0; kc < k1; kc += kRowsChunk) {
+    __syncthreads();  // the previous chunk's reads are done
+    for (int e = t; e < M * kRowsChunk; e += kThreads) {
+      const int i = e / kRowsChunk;
+      const int kk = e % kRowsChunk;
+      a_tile[kk][i] = i < rows && kc + kk < k1 ? g.a[static_cast<std::size_t>(row0 + i) * g.lda + kc + kk] : 0.0F;
+    }
+    __syncthreads();
+    const int steps = min(kRowsChunk, k1 - kc);
+    const float* b_row = g.b + static_cast<std::size_t>(kc + warp) * g.ldb + first;
+    // Loads in flight a warp: as many rows of B as the registers allow beside M x 4 sums.
+#pragma unroll(M <= 4 ? 8 : 4)
+    for (int kk = warp; kk < steps; kk += kWarps, b_row += kWarps * static_cast<std::size_t>(g.ldb)) {
+      float b[4];
+      if (Vector && all_four) {
+        const float4 v = *reinterpret_cast<const float4*>(b_row + offset(0));
+        b[0] = v.x, b[1] = v.y, b[2] = v.z, b[3] = v.w;
+      } else {
+#pragma unroll
+        for (int q = 0; q < 4; ++q) b[q] = first + offset(q) < g.n ? b_row[offset(q)] : 0.0F;
+      }
+      float a[M];
+      if constexpr (M % 4 == 0) {
+#pragma unroll
+        for (int i = 0; i < M; i += 4) {
+          const float4 v = *reinterpret_cast<const float4*>(&a_tile[kk][i]);
+          a[i] = v.x, a[i + 1] = v.y, a[i + 2] = v.z, a[i + 3] = v.w;
+        }
+      } else {
+#pragma unroll
+        for (int i = 0; i < M; ++i) a[i] = a_tile[kk][i];
+      }
+#pragma unroll
+      for (int i = 0; i < M; ++i)
+#pragma unroll
+        for (int q = 0; q < 4; ++q) acc[i][q] = fmaf(a[i], b[q], acc[i][q]);
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < M; ++i) {
+    if (i >= rows) break;
+    __syncthreads();  // warp_sums is free
+#pragma unroll
+    for (int q = 0; q < 4; ++q) warp_sums[warp][offset(q)] = acc[i][q];
+    __syncthreads();
+    if (t < kRowsBlockCols && first + t < g.n) {
+      float sum = warp_sums[0][t];
+#pragma unroll
+      for (int w = 1; w < kWarps; ++w) sum += warp_sums[w][t];
+      store_result(g, partials, blockIdx.y, row0 + i, first + t, sum);
+    }
+  }
+}
+
+// Few columns: block (32 rows, group of N columns) over range blockIdx.y of K. B's 128 x N
+// chunk sits in shared memory transposed, [column][k], in 16-byte granules whose order within
+// a row is XORed with the column, so that both the copy in and the reads are free of bank
+// conflicts. Each lane takes 4 of K from each of its warp's 4 rows of A (one 16-byte load
+// each when A's rows are aligned: Vector; else 4 loads 32 apart), meets them with the same 4
+// of every column of B, and the warp adds its lanes' sums by shuffles at the range's end.
+template <int N, bool Vector>
+__global__ void __launch_bounds__(kThreads) few_columns_kernel(GemmArgs g, int range_k, float* partials) {
+  __shared__ __align__(16) float b_tile[N][kColsChunk];
+  const int row_blocks = (g.m + kColsBlockRows - 1) / kColsBlockRows;
+  const int col0 = static_cast<int>(blockIdx.x / row_blocks) * N;
+  const int cols = min(N, g.n - col0);
+  const int t = static_cast<int>(threadIdx.x);
+  const int lane = t % 32;
+  const int row0 = static_cast<int>(blockIdx.x % row_blocks) * kColsBlockRows + (t / 32) * kColsRowsPerWarp;
+  const int k0 = static_cast<int>(blockIdx.y) * range_k;
+  const int k1 = min(g.k, k0 + range_k);
+  // Position in a row of b_tile of element kk: its granule swapped with another of the same row.
+  const auto at = [](int column, int kk) { return ((kk / 4) ^ (column % 8)) * 4 + kk % 4; };
+  const auto lane_k = [&](int q) { return Vector ? 4 * lane + q : lane + 32 * q; };
+
+  float acc[kColsRowsPerWarp][N] = {};
+  for (int kc = k0; kc < k1; kc += kColsChunk) {
+    __syncthreads();
+    for (int e = t; e < N * kColsChunk; e += kThreads) {
+      const int kk = e / N;
+      const int j = e % N;
+      b_tile[j][at(j, kk)] = j < cols && kc + kk < k1 ? g.b[static_cast<std::size_t>(kc + kk) * g.ldb + col0 + j] : 0.0F;
+    }
+    __syncthreads();
+    float a[kColsRowsPerWarp][4];
+#pragma unroll
+    for (int r = 0; r < kColsRowsPerWarp; ++r) {
+      const bool row_in = row0 + r < g.m;
+      const float* a_row = g.a + static_cast<std::size_t>(row_in ? row0 + r : 0) * g.lda + kc;
+      if (Vector && row_in && kc + lane_k(3) < k1) {
+        const float4 v = *reinterpret_cast<const float4*>(a_row + lane_k(0));
+        a[r][0] = v.x, a[r][1] = v.y, a[r][2] = v.z, a[r][3] = v.w;
+      } else {
+#pragma unroll
+        for (int q = 0; q < 4; ++q) a[r][q] = row_in && kc + lane_k(q) < k1 ? a_row[lane_k(q)] : 0.0F;
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+      float b[4];
+      if constexpr (Vector) {
+        const float4 v = *reinterpret_cast<const float4*>(&b_tile[j][at(j, 4 * lane)]);
+        b[0] = v.x, b[1] = v.y, b[2] = v.z, b[3] = v.w;
+      } else {
+#pragma unroll
+        for (int q = 0; q < 4; ++q) b[q] = b_tile[j][at(j, lane_k(q))];
+      }
+#pragma unroll
+      for (int r = 0; r < kColsRowsPerWarp; ++r)
+#pragma unroll
+        for (int q = 0; q < 4; ++q) acc[r][j] = fmaf(a[r][q], b[q], acc[r][j]);
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < kColsRowsPerWarp; ++r)
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+#pragma unroll
+      for (int offset = 16; offset > 0; offset /= 2) acc[r][j] += __shfl_xor_sync(0xFFFFFFFFU, acc[r][j], offset);
+      if (lane == j && j < cols && row0 + r < g.m) store_result(g, partials, blockIdx.y, row0 + r, col0 + j, acc[r][j]);
+    }
+}
+
+// C = alpha * (the ranges' partial sums added in range order) + beta * C.
+__global__ void __launch_bounds__(kThreads) sum_ranges_kernel(GemmArgs g, int ranges, const float* partials) {
+  const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
+  for (std::size_t e = blockIdx.x * static_cast<std::size_t>(kThreads) + threadIdx.x; e < elements;
+       e += static_cast<std::size_t>(gridDim.x) * kThreads) {
+    float sum = 0.0F;
+    for (int r = 0; r < ranges; ++r) sum += partials[static_cast<std::size_t>(r) * elements + e];
+    store_c(g.c + e / g.n * g.ldc + e % g.n, sum, g.alpha, g.beta);
+  }
+}
+
+using KernelFn = void (*)(GemmArgs, int, float*);
+
+template <int W, bool Vector>
+KernelFn few_rows() {
+  return few_rows_kernel<W, Vector>;
+}
+template <int W, bool Vector>
+KernelFn few_columns() {
+  return few_columns_kernel<W, Vector>;
+}
+
+template <bool Vector>
+KernelFn kernel_for(bool rows_side, int width) {
+  switch (width) {
+    case 1: return rows_side ? few_rows<1, Vector>() : few_columns<1, Vector>();
+    case 2: return rows_side ? few_rows<2, Vector>() : few_columns<2, Vector>();
+    case 4: return rows_side ? few_rows<4, Vector>() : few_columns<4, Vector>();
+    case 8: return rows_side ? few_rows<8, Vector>() : few_columns<8, Vector>();
+    default: return rows_side ? few_rows<16, Vector>() : few_columns<16, Vector>();
+  }
+}
+
+}  // namespace
+
+SkinnyPlan plan_skinny(int m, int n, int k, int sms) {
+  SkinnyPlan p;
+  p.few_rows = m <= n;
+  const int thin = p.few_rows ? m : n;
+  p.width = thin_width(thin);
+  const long long groups = (thin + p.width - 1) / p.width;
+  const long long per_group = p.few_rows ? (n + kRowsBlockCols - 1) / kRowsBlockCols
+                                         : (m + kColsBlockRows - 1) / kColsBlockRows;
+  p.blocks = groups * per_group;
+  // A range writes its m x n partial sums and the sum reads them back: 8 bytes an element of C
+  // against the 4 a range reads per element of the large operand and row of K. A range of at
+  // least 32 x the thin side keeps that under a sixteenth of the read.
+  const long long min_range = std::max<long long>(kRangeQuantum, 32LL * std::min(thin, kThin));
+  const long long by_k = std::max<long long>(1, k / min_range);
+  // Enough blocks for 4 on every SM.
+  const long long wanted = 4LL * sms;
+  const long long ranges = std::clamp<long long>((wanted + p.blocks - 1) / p.blocks, 1, std::min(by_k, 65535LL));
+  p.range_k = static_cast<int>(((k + ranges - 1) / ranges + kRangeQuantum - 1) / kRangeQuantum * kRangeQuantum);
+  p.ranges = static_cast<int>((k + p.range_k - 1) / p.range_k);
+  p.chunk_k = p.few_rows ? kRowsChunk : kColsChunk;
+  return p;
+}
+
+std::size_t skinny_workspace_bytes(const GemmArgs& g) {
+  const SkinnyPlan p = plan_skinny(g.m, g.n, g.k, smemlab::detail::sm_count());
+  return p.ranges == 1 ? 0 : sizeof(float) * static_cast<std::size_t>(p.ranges) * g.m * g.n;
+}
+
+void launch_skinny(const GemmArgs& g, const LaunchContext& ctx) {
+  const SkinnyPlan p = plan_skinny(g.m, g.n, g.k, smemlab::detail::sm_count());
+  const WorkspaceLayout layout{0, p.ranges == 1 ? 0 : sizeof(float) * static_cast<std::size_t>(p.ranges) * g.m * g.n};
+  const WorkspaceScope workspace(g, layout, ctx.stream);  // checked, or allocated, before any launch
+  float* partials = p.ranges == 1 ? nullptr : reinterpret_cast<float*>(workspace.base());
+  const bool vector = p.few_rows ? rows_are_16b_aligned(g.b, g.ldb) : rows_are_16b_aligned(g.a, g.lda);
+  const KernelFn kernel = vector ? kernel_for<true>(p.few_rows, p.width) : kernel_for<false>(p.few_rows, p.width);
+  const dim3 grid(smemlab::detail::grid_1d(p.blocks, "gemm: too many blocks for the skinny kernel"), p.ranges);
+  kernel<<<grid, kThreads, 0, ctx.stream>>>(g, p.range_k, partials);
+  SMEMLAB_LAUNCH_CHECK();
+  if (partials == nullptr) return;
+  const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
+  const auto blocks = static_cast<unsigned>(std::min<std::size_t>((elements + kThreads - 1) / kThreads, 4096));
+  sum_ranges_kernel<<<blocks, kThreads, 0, ctx.stream>>>(g, p.ranges, partials);
+  SMEMLAB_LAUNCH_CHECK();
+}
+
+GemmVariant skinny_variant() {
+  return {{.family = "matmul",
+           .name = "skinny",
+           .description = "few rows or few columns: the large operand streamed once through registers, K in ranges",
+           .technique = "a memory-bound product: no tiles of C, the thin side in shared memory, partial sums of K's "
+                        "ranges added in order",
+           .smem = SmemKind::static_alloc,
+           .why_no_model = "its shared memory holds the thin side only (a broadcast, or conflict-free 16-byte reads); "
+                           "its time is the large operand's DRAM read"},
+          {.run = launch_skinny, .workspace_bytes = skinny_workspace_bytes}};
+}
+
+}  // namespace smemlab::matmul::detail
