@@ -38,8 +38,10 @@ constexpr int kRowsBlockCols = 4 * 32;
 constexpr int kColsRowsPerWarp = 4;
 constexpr int kColsBlockRows = kColsRowsPerWarp * kThreads / 32;
 constexpr int kColsChunk = 128;
-// Ranges of K start on multiples of 128, so that 16-byte loads stay aligned.
-constexpr int kRangeQuantum = kColsChunk;
+
+// Few rows: rows of B a warp loads before it waits (the loop's unrolling), as many as the
+// registers allow beside M x 4 sums.
+constexpr int rows_in_flight(int m) { return m <= 4 ? 8 : 4; }
 
 // Thin sides are compiled for 1, 2, 4, 8 and 16; a side in between takes the next.
 int thin_width(int side) {
@@ -93,8 +95,7 @@ __global__ void __launch_bounds__(kThreads) few_rows_kernel(GemmArgs g, int rang
     __syncthreads();
     const int steps = min(kRowsChunk, k1 - kc);
     const float* b_row = g.b + static_cast<std::size_t>(kc + warp) * g.ldb + first;
-    // Loads in flight a warp: as many rows of B as the registers allow beside M x 4 sums.
-#pragma unroll(M <= 4 ? 8 : 4)
+#pragma unroll(rows_in_flight(M))
     for (int kk = warp; kk < steps; kk += kWarps, b_row += kWarps * static_cast<std::size_t>(g.ldb)) {
       float b[4];
       if (Vector && all_four) {
@@ -250,17 +251,18 @@ SkinnyPlan plan_skinny(int m, int n, int k, int sms) {
   const long long per_group = p.few_rows ? (n + kRowsBlockCols - 1) / kRowsBlockCols
                                          : (m + kColsBlockRows - 1) / kColsBlockRows;
   p.blocks = groups * per_group;
-  // A range writes its m x n partial sums and the sum reads them back: 8 bytes an element of C
-  // against the 4 a range reads per element of the large operand and row of K. A range of at
-  // least 32 x the thin side keeps that under a sixteenth of the read.
-  const long long min_range = std::max<long long>(kRangeQuantum, 32LL * std::min(thin, kThin));
-  const long long by_k = std::max<long long>(1, k / min_range);
-  // Enough blocks for 4 on every SM.
+  // Enough blocks for 4 on every SM. A range is whole rounds of loads: few columns, chunks of
+  // 128 (so that 16-byte loads along K stay aligned), each lane loading its 4 rows at once; few
+  // rows, 8 warps x the rows of B a warp has in flight. A range writes its m x n partial sums
+  // and the second launch reads them back; where the blocks are few, the product is bound by
+  // each block's chain of rounds, not by those bytes.
+  const int round_k = p.few_rows ? 8 * rows_in_flight(p.width) : kColsChunk;
   const long long wanted = 4LL * sms;
+  const long long by_k = std::max<long long>(1, k / round_k);
   const long long ranges = std::clamp<long long>((wanted + p.blocks - 1) / p.blocks, 1, std::min(by_k, 65535LL));
-  p.range_k = static_cast<int>(((k + ranges - 1) / ranges + kRangeQuantum - 1) / kRangeQuantum * kRangeQuantum);
+  p.range_k = static_cast<int>(((k + ranges - 1) / ranges + round_k - 1) / round_k * round_k);
   p.ranges = static_cast<int>((k + p.range_k - 1) / p.range_k);
-  p.chunk_k = p.few_rows ? kRowsChunk : kColsChunk;
+  p.load_rounds = (p.range_k + round_k - 1) / round_k;
   return p;
 }
 

@@ -32,29 +32,27 @@ namespace {
 
 // 13 and tensor-matmul's small_k (a short K on the CUDA cores, its sums in FP32) are modelled
 // alike: each streams its operands and C at a share of the device's DRAM peak, or is bound by
-// its multiply-adds, or by the chain of its blocks' chunks of K (each chunk waits for its loads
-// between two barriers), whichever takes longest, plus a cost per launch. scripts/fit_streamed.py
-// fits the first three rates to times measured on an H100 (13:
-// docs/results/data/matmul-auto-rates-h100.json; small_k: tensor-small-k-h100.json, in tf32, the
-// same kernel on float operands). A chunk's latency is measured on products too small for the
-// other terms (13: 25x14x720 and 83x15x654, six chunks of 128 in one range; small_k: 1x3x48 and
-// 1x233x46, three chunks of 16: docs/results/data/matmul-auto-random-9041-h100.json and
-// matmul-auto-random-20261125-h100.json).
+// its multiply-adds, or by the rounds of loads a block waits for one after another (a small
+// product's time: a few blocks, each a chain of rounds), whichever takes longest, plus a cost
+// per launch. scripts/fit_streamed.py fits the four rates to each kernel's times measured on an
+// H100 (docs/results/data/matmul-streamed-skinny-h100.json: 13 on float;
+// matmul-streamed-small-k-h100.json: small_k in tf32, the same kernel on float operands).
 struct StreamedRates {
   double per_launch_ns;
   double dram_fraction;
   double fma_per_ns_per_sm;
-  double chunk_ns;
+  double round_ns;
 };
-constexpr StreamedRates kSkinnyRates{5250.0, 0.82, 35.0, 2300.0};
-constexpr StreamedRates kSmallKRates{3250.0, 0.60, 50.0, 2000.0};
-// small_k's tile of C (any edge tile costs a whole one) and its chunk of K.
+constexpr StreamedRates kSkinnyRates{5750.0, 0.78, 40.0, 900.0};
+constexpr StreamedRates kSmallKRates{5000.0, 0.68, 70.0, 2400.0};
+// small_k's tile of C (any edge tile costs a whole one) and its chunk of K (a round of loads).
 constexpr int kSmallKTileM = 32;
 constexpr int kSmallKTileN = 256;
 constexpr int kSmallKChunk = 16;
 // 12's model counts its K-loop, not its stores of C. Where C's rows are not 16-byte aligned its
 // tiles store 4 bytes at a time, and at a short K that is the launch's time: 357 bytes/ns (the
-// median of the short-K rows of the same file), a floor under 12's prediction.
+// median of 12's short-K rows in docs/results/data/matmul-tiles-short-k-h100.json, by the same
+// script), a floor under 12's prediction.
 constexpr double kTileUnalignedStoreBytesPerNs = 357.0;
 // The DRAM peak of the device they were measured on, for `explain` without a GPU.
 constexpr double kMeasuredDramBytesPerNs = 3352.0;
@@ -69,15 +67,7 @@ struct Device {
   double dram_bytes_per_ns;
 };
 
-Device current_device() {
-  static smemlab::detail::PerDevice<double> peaks;
-  const double peak = peaks.get([] {
-    int ordinal = 0;
-    SMEMLAB_CUDA_CHECK(cudaGetDevice(&ordinal));
-    return query_device(ordinal).dram_peak_gbs;  // GB/s: bytes per ns
-  });
-  return {current_tuning(), peak};
-}
+Device current_device() { return {current_tuning(), dram_peak_bytes_per_ns()}; }
 
 enum class Kernel { tiles, skinny, small_k };
 
@@ -88,11 +78,11 @@ struct Estimate {
   double ns = 0;
 };
 
-double streamed_ns(const StreamedRates& r, int launches, double bytes, double fmas, long long chunks,
-                   const Device& d) {
-  return launches * r.per_launch_ns + std::max({bytes / (r.dram_fraction * d.dram_bytes_per_ns),
-                                                fmas / (r.fma_per_ns_per_sm * d.tiles.sms),
-                                                static_cast<double>(chunks) * r.chunk_ns});
+double streamed_ns(const StreamedRates& r, int launches, double bytes, double fmas, long long rounds, int sms,
+                   double dram_bytes_per_ns) {
+  return launches * r.per_launch_ns + std::max({bytes / (r.dram_fraction * dram_bytes_per_ns),
+                                                fmas / (r.fma_per_ns_per_sm * sms),
+                                                static_cast<double>(rounds) * r.round_ns});
 }
 
 long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
@@ -101,13 +91,7 @@ Estimate skinny_estimate(int m, int n, int k, const Device& d) {
   Estimate e;
   e.kernel = Kernel::skinny;
   e.plan = plan_skinny(m, n, k, d.tiles.sms);
-  const double groups = std::ceil(static_cast<double>(std::min(m, n)) / e.plan.width);
-  const double large = static_cast<double>(std::max(m, n)) * k;  // elements, read once a group
-  const double small = static_cast<double>(std::min(m, n)) * k;
-  const double c = static_cast<double>(m) * n;
-  const double partials = e.plan.ranges > 1 ? 2.0 * e.plan.ranges * c : 0.0;
-  e.ns = streamed_ns(kSkinnyRates, e.plan.ranges > 1 ? 2 : 1, 4.0 * (groups * large + small + 2.0 * c + partials),
-                     groups * e.plan.width * large, ceil_div(e.plan.range_k, e.plan.chunk_k), d);
+  e.ns = skinny_predicted_ns(m, n, k, d.tiles.sms, d.dram_bytes_per_ns);
   return e;
 }
 
@@ -118,7 +102,8 @@ Estimate small_k_estimate(int m, int n, int k, const Device& d) {
   const long long chunks = ceil_div(k, kSmallKChunk);
   const double padded_fmas = static_cast<double>(ceil_div(m, kSmallKTileM) * kSmallKTileM) *
                              static_cast<double>(ceil_div(n, kSmallKTileN) * kSmallKTileN) * chunks * kSmallKChunk;
-  e.ns = streamed_ns(kSmallKRates, 1, 4.0 * (mn + static_cast<double>(m + n) * k), padded_fmas, chunks, d);
+  e.ns = streamed_ns(kSmallKRates, 1, 4.0 * (mn + static_cast<double>(m + n) * k), padded_fmas, chunks, d.tiles.sms,
+                     d.dram_bytes_per_ns);
   return e;
 }
 
@@ -186,12 +171,9 @@ tensor_matmul::GemmArgs as_tensor_args(const GemmArgs& g) {
 
 std::string auto_plan(const Shape& s, DType /*float*/) {
   const auto [m, n, k] = gemm_shape(s);
-  Device d{device_tunings().front(), kMeasuredDramBytesPerNs};
-  std::string where = "the measured device";
-  if (device_count() > 0) {
-    d = current_device();
-    where = "this GPU";
-  }
+  const bool on_gpu = device_count() > 0;
+  const Device d = on_gpu ? current_device() : Device{device_tunings().front(), kMeasuredDramBytesPerNs};
+  const std::string where = on_gpu ? "this GPU" : "the measured device";
   const bool dense_aligned = n % 4 == 0;  // B and C dense: 16-byte rows when n % 4 == 0
   const std::vector<Estimate> ranked = rank(m, n, k, dense_aligned, dense_aligned, d);
   std::string out = describe(ranked.front()) + " predicted on " + where + "; runners-up: ";
@@ -200,6 +182,27 @@ std::string auto_plan(const Shape& s, DType /*float*/) {
 }
 
 }  // namespace
+
+double dram_peak_bytes_per_ns() {
+  if (device_count() == 0) return kMeasuredDramBytesPerNs;
+  static smemlab::detail::PerDevice<double> peaks;
+  return peaks.get([] {
+    int ordinal = 0;
+    SMEMLAB_CUDA_CHECK(cudaGetDevice(&ordinal));
+    return query_device(ordinal).dram_peak_gbs;  // GB/s: bytes per ns
+  });
+}
+
+double skinny_predicted_ns(int m, int n, int k, int sms, double dram_bytes_per_ns) {
+  const SkinnyPlan p = plan_skinny(m, n, k, sms);
+  const double groups = std::ceil(static_cast<double>(std::min(m, n)) / p.width);
+  const double large = static_cast<double>(std::max(m, n)) * k;  // elements, read once a group
+  const double small = static_cast<double>(std::min(m, n)) * k;
+  const double c = static_cast<double>(m) * n;
+  const double partials = p.ranges > 1 ? 2.0 * p.ranges * c : 0.0;
+  return streamed_ns(kSkinnyRates, p.ranges > 1 ? 2 : 1, 4.0 * (groups * large + small + 2.0 * c + partials),
+                     groups * p.width * large, p.load_rounds, sms, dram_bytes_per_ns);
+}
 
 GemmVariant auto_variant() {
   return {{.family = "matmul",

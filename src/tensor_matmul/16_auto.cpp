@@ -2,7 +2,8 @@
 // chose among three mma.sync tiles by waves alone: the candidates are now also the Hopper
 // kernels (10's 128 x 256 tiles, 12's 128 x 128 and 64 x 128 tiles with K whole or in ranges,
 // 11's clusters, 13's thin tiles for products with few rows or columns, 14's tf32 tiles that
-// read B as stored, 15's CUDA-core tiles for a short K) and, for operands whose
+// read B as stored, 15's CUDA-core tiles for a short K; in tf32, also the FP32 family's
+// streamed product for few rows or columns, timed by that family's model) and, for operands whose
 // rows are not 16-byte aligned, 06's small and medium tiles reading
 // them in place instead of copying them first; each is timed by a model of the launch fed with
 // rates measured on the device (tuning_table.cpp). The model counts, per candidate:
@@ -31,7 +32,9 @@
 #include "core/occupancy.hpp"
 #include "core/per_device.hpp"
 #include "smemlab/error.hpp"
+#include "matmul/skinny.hpp"
 #include "tensor_matmul/partial_sums.hpp"
+#include "tensor_matmul/repack.hpp"
 #include "tensor_matmul/tensor_map.hpp"
 #include "tensor_matmul/tuning.hpp"
 #include "tensor_matmul/variants.hpp"
@@ -89,6 +92,8 @@ DevicePlan device_plan() {
 }
 
 std::string choice_name(const KernelChoice& c) {
+  if (c.kernel == kCudaCoreSkinny)
+    return fmt::format("matmul/skinny on the CUDA cores (FP32 sums, K in {} ranges)", c.splits);
   return c.splits > 1 ? fmt::format("{} (K in {} ranges)", c.kernel, c.splits) : fmt::format("{} (K whole)", c.kernel);
 }
 
@@ -97,9 +102,13 @@ std::string launch_plan(const Shape& s, DType type) {
   const DevicePlan d = device_plan();
   const auto ranked = rank_kernels(g.m, g.n, g.k, type, dense_rows_aligned(g.n, g.k, type), d.hopper, d.tuning);
   const KernelEstimate& best = ranked.front();
-  std::string out = fmt::format("{}: {} tiles, {} items, {:.2f} waves on the {} SMs of {}; predicted {:.1f} us",
-                                choice_name(best.choice), best.tiles, best.items, best.waves, d.tuning.sms, d.where,
-                                best.ns / 1000.0);
+  std::string out =
+      best.choice.kernel == kCudaCoreSkinny
+          ? fmt::format("{}: {} blocks a range of K, on the {} SMs of {}; predicted {:.1f} us", choice_name(best.choice),
+                        best.tiles, d.tuning.sms, d.where, best.ns / 1000.0)
+          : fmt::format("{}: {} tiles, {} items, {:.2f} waves on the {} SMs of {}; predicted {:.1f} us",
+                        choice_name(best.choice), best.tiles, best.items, best.waves, d.tuning.sms, d.where,
+                        best.ns / 1000.0);
   if (best.memory_ns > best.compute_ns) out += " (memory-bound)";
   out += "; runners-up:";
   for (std::size_t i = 1; i < std::min<std::size_t>(ranked.size(), 4); ++i)
@@ -201,6 +210,15 @@ std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool 
       out.push_back(estimate({s.name, splits}, m, n, k, input, aligned, device));
     }
   }
+  if (input == DType::tf32 && std::min(m, n) <= kCudaCoreSkinnyThinmost) {
+    const matmul::detail::SkinnyPlan plan = matmul::detail::plan_skinny(m, n, k, device.sms);
+    KernelEstimate e;
+    e.choice = {kCudaCoreSkinny, plan.ranges};
+    e.tiles = plan.blocks;
+    e.items = plan.blocks * plan.ranges;
+    e.memory_ns = e.ns = matmul::detail::skinny_predicted_ns(m, n, k, device.sms, matmul::detail::dram_peak_bytes_per_ns());
+    out.push_back(e);
+  }
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.ns < b.ns; });
   return out;
 }
@@ -221,6 +239,15 @@ KernelChoice choose_kernel(const GemmArgs& args) {
 }
 
 void gemm_kernel(const KernelChoice& choice, const GemmArgs& args, const LaunchContext& ctx) {
+  if (choice.kernel == kCudaCoreSkinny) {  // tf32 only: float operands
+    char* const scratch = args.workspace == nullptr ? nullptr : detail::workspace_start(args);
+    const std::size_t skipped = scratch == nullptr ? 0 : static_cast<std::size_t>(scratch - static_cast<char*>(args.workspace));
+    matmul::detail::launch_skinny({args.m, args.n, args.k, args.alpha, static_cast<const float*>(args.a), args.lda,
+                                   static_cast<const float*>(args.b), args.ldb, args.beta, args.c, args.ldc, scratch,
+                                   scratch == nullptr ? 0 : args.workspace_size - std::min(skipped, args.workspace_size)},
+                                  ctx);
+    return;
+  }
   const KernelShape& s = kernel_shape(choice.kernel);
   if (s.cuda_cores) {
     detail::launch_small_k_kernel(args, ctx);

@@ -93,11 +93,15 @@ std::size_t workspace_bytes(const GemmArgs& args) {
                              (args.input == DType::tf32 ? std::max(b, detail::transposed_of(args).bytes) : b);
   // After the copies: the partial sums of K's ranges, as many as the split-K step or the
   // default call's choice divides K into on this device (none where a cluster adds them).
+  // The CUDA-core skinny kernel, which the call may choose on any device, keeps its ranges'
+  // sums there too.
   int ranges = 1;
-  if (detail::why_no_wgmma().empty()) {
+  if (device_supported()) {
     const KernelChoice choice = choose_kernel(args);
-    ranges = std::max(split_k_ranges(args.m, args.n, args.k, args.input, smemlab::detail::sm_count()),
-                      kernel_shape(choice.kernel).thin ? 1 : choice.splits);
+    const bool hopper = detail::why_no_wgmma().empty();
+    if (hopper) ranges = split_k_ranges(args.m, args.n, args.k, args.input, smemlab::detail::sm_count());
+    if (choice.kernel == kCudaCoreSkinny || (hopper && !kernel_shape(choice.kernel).thin))
+      ranges = std::max(ranges, choice.splits);
   }
   const std::size_t scratch = copies + detail::partial_sums_bytes(args, ranges);
   return scratch > 0 ? scratch + detail::kWorkspaceAlignment - 1 : 0;

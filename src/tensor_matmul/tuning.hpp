@@ -54,6 +54,11 @@ struct KernelShape {
   bool cuda_cores = false;
 };
 inline constexpr int kCudaCoreKStep = 16;
+// Not a tensor-core kernel: the FP32 family's streamed product for few rows or columns
+// (src/matmul/13_skinny.cu), which the default call weighs for tf32 (float operands, summed in
+// FP32) where C has at most this many rows or columns, timed by that family's model of it.
+inline constexpr std::string_view kCudaCoreSkinny = "skinny_cuda_cores";
+inline constexpr int kCudaCoreSkinnyThinmost = 16;
 // Elements of K a kernel takes a step at a time: 128 bytes for the tensor-core kernels.
 [[nodiscard]] int kernel_k_step(const KernelShape& kernel, DType input);
 [[nodiscard]] std::span<const KernelShape> kernel_shapes();
