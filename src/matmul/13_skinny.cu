@@ -76,7 +76,7 @@ __global__ void __launch_bounds__(kThreads) few_rows_kernel(GemmArgs g, int rang
   const int row0 = static_cast<int>(blockIdx.x / spans) * M;
   const int rows = min(M, g.m - row0);
   const int k0 = static_cast<int>(blockIdx.y) * range_k;
-  const int k1 = min(g.k, k0 + range_k);
+  const int k1 = k0 + min(range_k, g.k - k0);  // k0 + range_k may pass INT_MAX in the last range
   const int t = static_cast<int>(threadIdx.x);
   const int lane = t % 32;
   const int warp = t / 32;
@@ -85,16 +85,18 @@ __global__ void __launch_bounds__(kThreads) few_rows_kernel(GemmArgs g, int rang
   const bool all_four = first + offset(0) + 3 < g.n;  // Vector: the lane's columns are consecutive
 
   float acc[M][4] = {};
-  for (int kc = k0; kc < k1; kc += kRowsChunk) {
+  const int chunks = (k1 - k0 - 1) / kRowsChunk + 1;  // every range holds some of K
+  for (int chunk = 0; chunk < chunks; ++chunk) {  // counted from k0: no index passes K
+    const int kc = k0 + chunk * kRowsChunk;
+    const int steps = min(kRowsChunk, k1 - kc);
     __syncthreads();  // the previous chunk's reads are done
     for (int e = t; e < M * kRowsChunk; e += kThreads) {
       const int i = e / kRowsChunk;
       const int kk = e % kRowsChunk;
-      a_tile[kk][i] = i < rows && kc + kk < k1 ? g.a[static_cast<std::size_t>(row0 + i) * g.lda + kc + kk] : 0.0F;
+      a_tile[kk][i] = i < rows && kk < steps ? g.a[static_cast<std::size_t>(row0 + i) * g.lda + kc + kk] : 0.0F;
     }
     __syncthreads();
-    const int steps = min(kRowsChunk, k1 - kc);
-    const float* b_row = g.b + static_cast<std::size_t>(kc + warp) * g.ldb + first;
+    const float* b_row = g.b + (static_cast<std::size_t>(kc) + warp) * g.ldb + first;
 #pragma unroll(rows_in_flight(M))
     for (int kk = warp; kk < steps; kk += kWarps, b_row += kWarps * static_cast<std::size_t>(g.ldb)) {
       float b[4];
@@ -140,8 +142,8 @@ __global__ void __launch_bounds__(kThreads) few_rows_kernel(GemmArgs g, int rang
 
 // Few columns: block (32 rows, group of N columns) over range blockIdx.y of K. B's 128 x N
 // chunk sits in shared memory transposed, [column][k], in 16-byte granules whose order within
-// a row is XORed with the column, so that both the copy in and the reads are free of bank
-// conflicts. Each lane takes 4 of K from each of its warp's 4 rows of A (one 16-byte load
+// a row is XORed with the column, so that the reads are free of bank conflicts and the copy in
+// has at most two lanes a bank. Each lane takes 4 of K from each of its warp's 4 rows of A (one 16-byte load
 // each when A's rows are aligned: Vector; else 4 loads 32 apart), meets them with the same 4
 // of every column of B, and the warp adds its lanes' sums by shuffles at the range's end.
 template <int N, bool Vector>
@@ -154,18 +156,21 @@ __global__ void __launch_bounds__(kThreads) few_columns_kernel(GemmArgs g, int r
   const int lane = t % 32;
   const int row0 = static_cast<int>(blockIdx.x % row_blocks) * kColsBlockRows + (t / 32) * kColsRowsPerWarp;
   const int k0 = static_cast<int>(blockIdx.y) * range_k;
-  const int k1 = min(g.k, k0 + range_k);
+  const int k1 = k0 + min(range_k, g.k - k0);
   // Position in a row of b_tile of element kk: its granule swapped with another of the same row.
   const auto at = [](int column, int kk) { return ((kk / 4) ^ (column % 8)) * 4 + kk % 4; };
   const auto lane_k = [&](int q) { return Vector ? 4 * lane + q : lane + 32 * q; };
 
   float acc[kColsRowsPerWarp][N] = {};
-  for (int kc = k0; kc < k1; kc += kColsChunk) {
+  const int chunks = (k1 - k0 - 1) / kColsChunk + 1;
+  for (int chunk = 0; chunk < chunks; ++chunk) {
+    const int kc = k0 + chunk * kColsChunk;
+    const int steps = min(kColsChunk, k1 - kc);
     __syncthreads();
     for (int e = t; e < N * kColsChunk; e += kThreads) {
       const int kk = e / N;
       const int j = e % N;
-      b_tile[j][at(j, kk)] = j < cols && kc + kk < k1 ? g.b[static_cast<std::size_t>(kc + kk) * g.ldb + col0 + j] : 0.0F;
+      b_tile[j][at(j, kk)] = j < cols && kk < steps ? g.b[static_cast<std::size_t>(kc + kk) * g.ldb + col0 + j] : 0.0F;
     }
     __syncthreads();
     float a[kColsRowsPerWarp][4];
@@ -173,12 +178,12 @@ __global__ void __launch_bounds__(kThreads) few_columns_kernel(GemmArgs g, int r
     for (int r = 0; r < kColsRowsPerWarp; ++r) {
       const bool row_in = row0 + r < g.m;
       const float* a_row = g.a + static_cast<std::size_t>(row_in ? row0 + r : 0) * g.lda + kc;
-      if (Vector && row_in && kc + lane_k(3) < k1) {
+      if (Vector && row_in && lane_k(3) < steps) {
         const float4 v = *reinterpret_cast<const float4*>(a_row + lane_k(0));
         a[r][0] = v.x, a[r][1] = v.y, a[r][2] = v.z, a[r][3] = v.w;
       } else {
 #pragma unroll
-        for (int q = 0; q < 4; ++q) a[r][q] = row_in && kc + lane_k(q) < k1 ? a_row[lane_k(q)] : 0.0F;
+        for (int q = 0; q < 4; ++q) a[r][q] = row_in && lane_k(q) < steps ? a_row[lane_k(q)] : 0.0F;
       }
     }
 #pragma unroll
@@ -243,6 +248,7 @@ KernelFn kernel_for(bool rows_side, int width) {
 }  // namespace
 
 SkinnyPlan plan_skinny(int m, int n, int k, int sms) {
+  if (m < 1 || n < 1 || k < 1) throw std::invalid_argument("gemm: m, n and k must be at least 1");
   SkinnyPlan p;
   p.few_rows = m <= n;
   const int thin = p.few_rows ? m : n;
@@ -260,8 +266,9 @@ SkinnyPlan plan_skinny(int m, int n, int k, int sms) {
   const long long wanted = 4LL * sms;
   const long long by_k = std::max<long long>(1, k / round_k);
   const long long ranges = std::clamp<long long>((wanted + p.blocks - 1) / p.blocks, 1, std::min(by_k, 65535LL));
-  p.range_k = static_cast<int>(((k + ranges - 1) / ranges + round_k - 1) / round_k * round_k);
-  p.ranges = static_cast<int>((k + p.range_k - 1) / p.range_k);
+  // One range is all of K (a multiple of round_k could pass INT_MAX); several are whole rounds.
+  p.range_k = ranges == 1 ? k : static_cast<int>(((k + ranges - 1) / ranges + round_k - 1) / round_k * round_k);
+  p.ranges = static_cast<int>((k + static_cast<long long>(p.range_k) - 1) / p.range_k);
   p.load_rounds = (p.range_k + round_k - 1) / round_k;
   return p;
 }

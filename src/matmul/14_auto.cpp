@@ -3,8 +3,9 @@
 // columns, and against the tensor-matmul family's small_k kernel (CUDA cores, sums in FP32)
 // where K is at most 64; it runs the one predicted fastest. 13 and small_k are modelled as a
 // stream of their bytes at a measured share of the device's DRAM peak (for 13 with the partial
-// sums of K's ranges written and read again), or their multiply-adds at a measured rate,
-// whichever is longer, plus a cost per launch. The choice is kept per shape and device.
+// sums of K's ranges written and read again), their multiply-adds at a measured rate, or the
+// rounds of loads a block waits for one after another, whichever is longest, plus a cost per
+// launch. The choice is kept per shape and device.
 // Should buy: 13's speed on thin products, small_k's on short K (12 at K = 1: 5297x1177x1 ran
 // at 0.34 of cuBLAS), 12's elsewhere, from one call.
 #include <algorithm>
@@ -207,10 +208,12 @@ double skinny_predicted_ns(int m, int n, int k, int sms, double dram_bytes_per_n
 GemmVariant auto_variant() {
   return {{.family = "matmul",
            .name = "auto",
-           .description = "the default call: 12's tiles or 13's streamed product, whichever a model predicts faster",
+           .description = "the default call: 12's tiles, 13's streamed product or tensor-matmul's small_k, whichever "
+                          "a model predicts fastest",
            .technique = "one call for every shape: the chooser weighs kernels of different kinds by predicted time",
            .smem = SmemKind::dynamic_alloc,
-           .why_no_model = "a choice between steps 12 and 13: `explain` of the step it names models that kernel",
+           .why_no_model = "a choice among step 12, step 13 and tensor-matmul's small_k: `explain` of the one it names "
+                           "describes that kernel",
            .launch_plan = auto_plan},
           {.run =
                [](const GemmArgs& g, const LaunchContext& ctx) {

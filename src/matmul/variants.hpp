@@ -22,7 +22,7 @@
   STEP(rasterized_variant)            /* 11 blocks ordered for L2 reuse                     */ \
   STEP(autotuned_variant)             /* 12 tiles and split-K chosen per shape              */ \
   STEP(skinny_variant)                /* 13 few rows or columns: the large operand streamed */ \
-  STEP(auto_variant)                  /* 14 the default call: 12 or 13 by predicted time    */
+  STEP(auto_variant)                  /* 14 the default call: a kernel by predicted time    */
 
 namespace smemlab::matmul::detail {
 

@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 
@@ -216,7 +217,9 @@ std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool 
     e.choice = {kCudaCoreSkinny, plan.ranges};
     e.tiles = plan.blocks;
     e.items = plan.blocks * plan.ranges;
-    e.memory_ns = e.ns = matmul::detail::skinny_predicted_ns(m, n, k, device.sms, matmul::detail::dram_peak_bytes_per_ns());
+    // Its model's time whole: neither of the tensor kernels' two terms alone.
+    e.compute_ns = e.memory_ns = e.ns =
+        matmul::detail::skinny_predicted_ns(m, n, k, device.sms, matmul::detail::dram_peak_bytes_per_ns());
     out.push_back(e);
   }
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.ns < b.ns; });
@@ -239,7 +242,8 @@ KernelChoice choose_kernel(const GemmArgs& args) {
 }
 
 void gemm_kernel(const KernelChoice& choice, const GemmArgs& args, const LaunchContext& ctx) {
-  if (choice.kernel == kCudaCoreSkinny) {  // tf32 only: float operands
+  if (choice.kernel == kCudaCoreSkinny) {
+    if (args.input != DType::tf32) throw std::logic_error("the CUDA-core skinny kernel takes float operands (tf32) only");
     char* const scratch = args.workspace == nullptr ? nullptr : detail::workspace_start(args);
     const std::size_t skipped = scratch == nullptr ? 0 : static_cast<std::size_t>(scratch - static_cast<char*>(args.workspace));
     matmul::detail::launch_skinny({args.m, args.n, args.k, args.alpha, static_cast<const float*>(args.a), args.lda,

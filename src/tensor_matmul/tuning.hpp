@@ -124,7 +124,8 @@ struct KernelEstimate {
 // Every choice the model weighs (each kernel whole, the splitting ones also in 2 to 64 ranges
 // while weighs_split holds), fastest first; the Hopper kernels only where `hopper`, the
 // in-place ones only for unaligned operands, 13's 128 x 16 tiles only where n <= 16, 14's
-// only in tf32.
+// only in tf32; in tf32 with m or n <= kCudaCoreSkinnyThinmost, also kCudaCoreSkinny, timed by
+// the FP32 family's model with the current GPU's DRAM peak (the measured GPU's without one).
 [[nodiscard]] std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool aligned, bool hopper,
                                                        const TensorTuning& device);
 // The fastest for these arguments on the current device.
