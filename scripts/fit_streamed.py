@@ -36,10 +36,21 @@ def skinny_work(m, n, k, sms):
     per_group = math.ceil(n / 128) if few_rows else math.ceil(m / 32)
     blocks = groups * per_group
     round_k = 8 * (8 if width <= 4 else 4) if few_rows else 128
-    ranges = min(max(math.ceil(4 * sms / blocks), 1), min(max(1, k // round_k), 65535))
-    range_k = math.ceil(math.ceil(k / ranges) / round_k) * round_k
-    ranges = math.ceil(k / range_k)
-    rounds = math.ceil(range_k / round_k)
+    by_k = min(max(1, k // round_k), 65535)
+    fewest = min(-(-4 * sms // blocks), by_k)
+
+    def range_of(r):
+        return k if r == 1 else -(-(-(-k // r)) // round_k) * round_k
+
+    best = None
+    for r in range(fewest, min(by_k, 4 * fewest) + 1):
+        rk = range_of(r)
+        cost = -(-(blocks * -(-k // rk)) // sms) * rk
+        if best is None or cost < best[0]:
+            best = (cost, rk)
+    range_k = best[1]
+    ranges = -(-k // range_k)
+    rounds = -(-range_k // round_k)
     large, c = max(m, n) * k, m * n
     partials = 2 * ranges * c if ranges > 1 else 0
     return (2 if ranges > 1 else 1), 4.0 * (groups * large + thin * k + 2 * c + partials), groups * width * large, rounds

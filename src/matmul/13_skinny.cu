@@ -257,18 +257,29 @@ SkinnyPlan plan_skinny(int m, int n, int k, int sms) {
   const long long per_group = p.few_rows ? (n + kRowsBlockCols - 1) / kRowsBlockCols
                                          : (m + kColsBlockRows - 1) / kColsBlockRows;
   p.blocks = groups * per_group;
-  // Enough blocks for 4 on every SM. A range is whole rounds of loads: few columns, chunks of
-  // 128 (so that 16-byte loads along K stay aligned), each lane loading its 4 rows at once; few
-  // rows, 8 warps x the rows of B a warp has in flight. A range writes its m x n partial sums
-  // and the second launch reads them back; where the blocks are few, the product is bound by
-  // each block's chain of rounds, not by those bytes.
+  // A range is whole rounds of loads: few columns, chunks of 128 (so that 16-byte loads along K
+  // stay aligned), each lane loading its 4 rows at once; few rows, 8 warps x the rows of B a warp
+  // has in flight. A range writes its m x n partial sums and the second launch reads them back;
+  // where the blocks are few, the product is bound by each block's chain of rounds, not by those
+  // bytes. Of the splits that give every SM 4 blocks or more (up to 4 x that many ranges), the
+  // one whose busiest SM holds the least of K: blocks spread over the SMs unevenly (576 blocks
+  // on 132 SMs: 5 on some, 4.4 on average) cost the whole product the busiest SM's share.
   const int round_k = p.few_rows ? 8 * rows_in_flight(p.width) : kColsChunk;
-  const long long wanted = 4LL * sms;
-  const long long by_k = std::max<long long>(1, k / round_k);
-  const long long ranges = std::clamp<long long>((wanted + p.blocks - 1) / p.blocks, 1, std::min(by_k, 65535LL));
-  // One range is all of K (a multiple of round_k could pass INT_MAX); several are whole rounds.
-  p.range_k = ranges == 1 ? k : static_cast<int>(((k + ranges - 1) / ranges + round_k - 1) / round_k * round_k);
-  p.ranges = static_cast<int>((k + static_cast<long long>(p.range_k) - 1) / p.range_k);
+  const long long by_k = std::min<long long>(std::max<long long>(1, k / round_k), 65535);
+  const long long fewest = std::min<long long>((4LL * sms + p.blocks - 1) / p.blocks, by_k);
+  const auto range_of = [&](long long ranges) {
+    return ranges == 1 ? static_cast<long long>(k) : ((k + ranges - 1) / ranges + round_k - 1) / round_k * round_k;
+  };
+  long long best_range = range_of(fewest);
+  long long best_cost = -1;
+  for (long long r = fewest; r <= std::min(by_k, 4 * fewest); ++r) {
+    const long long range = range_of(r);
+    const long long ranges = (k + range - 1) / range;  // rounding up the range may leave fewer
+    const long long cost = (p.blocks * ranges + sms - 1) / sms * range;
+    if (best_cost < 0 || cost < best_cost) best_cost = cost, best_range = range;
+  }
+  p.range_k = static_cast<int>(best_range);  // at most k, or a multiple of round_k below it
+  p.ranges = static_cast<int>((k + best_range - 1) / best_range);
   p.load_rounds = (p.range_k + round_k - 1) / round_k;
   return p;
 }

@@ -44,7 +44,7 @@ struct StreamedRates {
   double fma_per_ns_per_sm;
   double round_ns;
 };
-constexpr StreamedRates kSkinnyRates{5750.0, 0.78, 40.0, 900.0};
+constexpr StreamedRates kSkinnyRates{6000.0, 0.90, 35.0, 500.0};
 constexpr StreamedRates kSmallKRates{5000.0, 0.68, 70.0, 2400.0};
 // small_k's tile of C (any edge tile costs a whole one) and its chunk of K (a round of loads).
 constexpr int kSmallKTileM = 32;
