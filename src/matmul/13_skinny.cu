@@ -16,7 +16,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <stdexcept>
+#include <tuple>
 
+#include "core/memo.hpp"
 #include "core/occupancy.hpp"
 #include "matmul/gemm_device.cuh"
 #include "matmul/skinny.hpp"
@@ -245,10 +247,9 @@ KernelFn kernel_for(bool rows_side, int width) {
   }
 }
 
-}  // namespace
-
-SkinnyPlan plan_skinny(int m, int n, int k, int sms) {
-  if (m < 1 || n < 1 || k < 1) throw std::invalid_argument("gemm: m, n and k must be at least 1");
+// The plan of plan_skinny, computed: its search over splits takes up to a few thousand steps,
+// longer than a small product's launch, so plan_skinny keeps each result.
+SkinnyPlan compute_plan(int m, int n, int k, int sms) {
   SkinnyPlan p;
   p.few_rows = m <= n;
   const int thin = p.few_rows ? m : n;
@@ -284,14 +285,26 @@ SkinnyPlan plan_skinny(int m, int n, int k, int sms) {
   return p;
 }
 
-std::size_t skinny_workspace_bytes(const GemmArgs& g) {
-  const SkinnyPlan p = plan_skinny(g.m, g.n, g.k, smemlab::detail::sm_count());
+// The ranges' partial sums, ranges x m x n floats; none for K whole.
+std::size_t partial_bytes(const SkinnyPlan& p, const GemmArgs& g) {
   return p.ranges == 1 ? 0 : sizeof(float) * static_cast<std::size_t>(p.ranges) * g.m * g.n;
+}
+
+}  // namespace
+
+SkinnyPlan plan_skinny(int m, int n, int k, int sms) {
+  if (m < 1 || n < 1 || k < 1) throw std::invalid_argument("gemm: m, n and k must be at least 1");
+  static smemlab::detail::Memo<std::tuple<int, int, int, int>, SkinnyPlan> plans;
+  return plans.get(std::tuple{m, n, k, sms}, [&] { return compute_plan(m, n, k, sms); });
+}
+
+std::size_t skinny_workspace_bytes(const GemmArgs& g) {
+  return partial_bytes(plan_skinny(g.m, g.n, g.k, smemlab::detail::sm_count()), g);
 }
 
 void launch_skinny(const GemmArgs& g, const LaunchContext& ctx) {
   const SkinnyPlan p = plan_skinny(g.m, g.n, g.k, smemlab::detail::sm_count());
-  const WorkspaceLayout layout{0, p.ranges == 1 ? 0 : sizeof(float) * static_cast<std::size_t>(p.ranges) * g.m * g.n};
+  const WorkspaceLayout layout{0, partial_bytes(p, g)};
   const WorkspaceScope workspace(g, layout, ctx.stream);  // checked, or allocated, before any launch
   float* partials = p.ranges == 1 ? nullptr : reinterpret_cast<float*>(workspace.base());
   const bool vector = p.few_rows ? rows_are_16b_aligned(g.b, g.ldb) : rows_are_16b_aligned(g.a, g.lda);
