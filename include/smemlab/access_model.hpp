@@ -31,6 +31,10 @@ struct AccessModel {
   // Persistent kernels: `blocks` counts the tiles that fewer resident blocks walk, and the
   // accesses are per tile; the totals stand as they are beside a measured launch.
   bool per_tile = false;
+  // wgmma reads its operands from shared memory beside the kernel's own loads. The L1's count
+  // of loads then includes the wavefronts a load waits for that traffic, so the loads are
+  // compared with their count from the addresses (which leaves out ldmatrix: such kernels use none).
+  bool tensor_cores_read_shared = false;
   std::vector<CountedAccess> accesses;
   double global_bytes = 0;      // bytes the kernel's loads and stores request from L1/L2 (not DRAM)
   double flops = 0;

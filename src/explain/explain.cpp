@@ -110,6 +110,7 @@ ModelExplanation model_explanation(const AccessModel& m, const ArchLimits& arch)
   out.dynamic_smem = m.dynamic_smem;
   out.blocks = m.blocks;
   out.per_tile = m.per_tile;
+  out.tensor_cores_read_shared = m.tensor_cores_read_shared;
   out.occupancy = occupancy(m, arch, out.compiled);
   for (const auto& a : m.accesses) out.accesses.push_back(access_line(a, m.blocks));
   out.predicted = predict(m);
@@ -132,7 +133,9 @@ MeasuredExplanation measured_explanation(const ModelExplanation& model, const Me
   out.kernel = m.kernel;
   out.grid_blocks = m.grid_blocks;
   out.model_scale = scale;
-  out.ld_wavefronts = {scaled(p.ld_wavefronts), m.ld_wavefronts};
+  out.ld_wavefronts = {scaled(p.ld_wavefronts),
+                       model.tensor_cores_read_shared ? m.addr_ld_wavefronts : m.ld_wavefronts};
+  out.l1_ld_wavefronts = m.ld_wavefronts;
   out.st_wavefronts = {scaled(p.st_wavefronts), m.st_wavefronts};
   out.cp_wavefronts = {scaled(p.cp_wavefronts), m.cp_wavefronts};
   out.l1_st_wavefronts = m.l1_st_wavefronts;
@@ -346,6 +349,8 @@ std::string measured_text(const MeasuredExplanation& m) {
                        ratio(predicted, counted));
   };
   text += row("shared load wavefronts", m.ld_wavefronts);
+  if (!std::isnan(m.l1_ld_wavefronts) && m.l1_ld_wavefronts != m.ld_wavefronts.measured)
+    text += l1_row(m.l1_ld_wavefronts, m.ld_wavefronts.predicted);
   text += row("shared store wavefronts", m.st_wavefronts);
   text += l1_row(m.l1_st_wavefronts, m.st_wavefronts.predicted);
   text += row("cp.async write wavefronts", m.cp_wavefronts);
@@ -360,10 +365,11 @@ std::string measured_text(const MeasuredExplanation& m) {
   if (!stalls.empty())
     text += wrap("  ", fmt::format("top stalls (warps stalled per issue): {}", fmt::join(stalls, ", ")), 4);
   text += wrap("  ",
-               "measured: loads as the L1 counts them; stores as each instruction's addresses need "
-               "them (Nsight Compute's count per instruction). The L1 counts more store "
-               "wavefronts than the addresses need where other traffic shares the banks (global "
-               "loads through the L1, TMA copies), and reports them as bank conflicts",
+               "measured: loads as the L1 counts them (ldmatrix included), except where wgmma reads "
+               "shared memory beside them; stores, and those loads, as each instruction's addresses "
+               "need them (Nsight Compute's count per instruction). The L1 counts more wavefronts "
+               "than the addresses need where other traffic shares the banks (global loads through "
+               "the L1, TMA copies, wgmma's operand reads), and reports them as bank conflicts",
                4);
   text += wrap("  ",
                fmt::format("within the model's tolerance (loads, stores and modelled cp.async writes "
@@ -490,7 +496,7 @@ nlohmann::json measured_json(const MeasuredExplanation& m) {
   return {{"kernel", m.kernel},
           {"grid_blocks", m.grid_blocks},
           {"model_scale", m.model_scale},
-          {"ld_wavefronts", compared_json(m.ld_wavefronts, "predicted", "measured")},
+          {"ld_wavefronts", wavefronts_json(m.ld_wavefronts, m.l1_ld_wavefronts)},
           {"st_wavefronts", wavefronts_json(m.st_wavefronts, m.l1_st_wavefronts)},
           {"cp_wavefronts", compared_json(m.cp_wavefronts, "predicted", "measured")},
           {"bank_conflicts", compared_json(m.bank_conflicts, "predicted", "measured")},

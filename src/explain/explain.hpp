@@ -81,6 +81,7 @@ struct ModelExplanation {
   bool dynamic_smem = false;
   double blocks = 0;
   bool per_tile = false;
+  bool tensor_cores_read_shared = false;  // loads measured from their addresses (AccessModel)
   Occupancy occupancy;
   std::vector<AccessLine> accesses;
   Prediction predicted;
@@ -100,7 +101,8 @@ struct MeasuredExplanation {
   std::string kernel;  // as ncu names it
   double grid_blocks = 0;
   double model_scale = 1;  // a model counted per block, scaled to the measured launch
-  Compared ld_wavefronts;  // measured: the L1's count (explain/measure.hpp)
+  Compared ld_wavefronts;  // measured: the L1's count, or the addresses' where wgmma reads shared memory
+  double l1_ld_wavefronts = 0;  // the L1's count
   Compared st_wavefronts;  // measured: from the addresses
   Compared cp_wavefronts;
   double l1_st_wavefronts = 0;  // the L1's count: also the waits for other traffic

@@ -30,10 +30,11 @@ namespace {
 // The L1's counters.
 constexpr const char* kLd = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
 constexpr const char* kL1St = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
-// From each instruction's addresses (an instrumented pass): stores, and the writes of cp.async
-// (LDGSTS), which count neither as loads nor as stores.
+// From each instruction's addresses (an instrumented pass): loads (ldmatrix left out), stores,
+// and the writes of cp.async (LDGSTS), which count neither as loads nor as stores.
 constexpr const char* kSt = "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
 constexpr const char* kCp = "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum";
+constexpr const char* kAddrLd = "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
 constexpr const char* kLdConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
 constexpr const char* kStConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
 constexpr const char* kDramRead = "dram__bytes_read.sum";
@@ -54,7 +55,7 @@ std::string stall_metric(const char* stall) {
 }
 
 std::string metric_list(Counters counters) {
-  std::vector<std::string> metrics{kLd, kSt, kCp, kL1St, kGrid};
+  std::vector<std::string> metrics{kLd, kAddrLd, kSt, kCp, kL1St, kGrid};
   if (counters == Counters::kAll) {
     metrics.insert(metrics.end(), {kLdConflicts, kStConflicts, kDramRead, kDramWrite, kOccupancy});
     for (const char* stall : kStalls) metrics.push_back(stall_metric(stall));
@@ -259,7 +260,7 @@ std::vector<MeasureResult> read_measurements(const std::string& text, std::span<
       });
       const auto& m = best->second.second;
       const auto get = [&](const std::string& name) { return m.contains(name) ? m.at(name) : std::nan(""); };
-      Measurement out{best->second.first, get(kGrid), get(kLd), get(kSt), get(kCp), get(kL1St),
+      Measurement out{best->second.first, get(kGrid), get(kLd), get(kAddrLd), get(kSt), get(kCp), get(kL1St),
                       get(kLdConflicts), get(kStConflicts), get(kDramRead) + get(kDramWrite),
                       get(kOccupancy), {}};
       if (counters == Counters::kAll) {

@@ -16,12 +16,14 @@ namespace smemlab::explain {
 // from the addresses each instruction's lanes used (Nsight Compute's count per instruction, what
 // a model of the addresses predicts), and by the L1's own counter, which also counts the
 // wavefronts a store waits while the same banks serve other traffic (global loads through the
-// L1, TMA copies into or out of shared memory). Loads are the L1's count, which the addresses
-// explain; the count per instruction leaves out ldmatrix.
+// L1, TMA copies into or out of shared memory). Loads are counted both ways as well: the L1's
+// count includes ldmatrix, which the count per instruction leaves out, and the waits for wgmma's
+// reads of shared memory, which the addresses do not explain.
 struct Measurement {
   std::string kernel;  // as ncu names it, without namespaces
   double grid_blocks = 0;
   double ld_wavefronts = 0;     // the L1's count, ldmatrix included
+  double addr_ld_wavefronts = 0;  // from the addresses, ldmatrix left out
   double st_wavefronts = 0;     // from the addresses
   double cp_wavefronts = 0;     // the shared-memory writes of cp.async, from the addresses
   double l1_st_wavefronts = 0;  // the L1's count of stores

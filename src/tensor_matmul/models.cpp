@@ -94,6 +94,7 @@ AccessModel wgmma_tiles(const Shape& s, DType input, const WgmmaTiles& t) {
   // Swapped, the tiles' rows run along C's columns.
   model.blocks = std::ceil((t.swapped ? n : m) / (bm * t.cluster_m)) * t.cluster_m * std::ceil((t.swapped ? m : n) / t.bn);
   model.per_tile = t.persistent;
+  model.tensor_cores_read_shared = true;
   if (t.tma_store) {
     // A consumer's 128 threads write a 64 x 32-float chunk of C at a time, 8 bytes each: warp w,
     // lane l hold row 16 w + l / 4 (and 8 below) and columns 2 (l % 4), +1 of every 8. A chunk is

@@ -557,6 +557,33 @@ TEST(ExplainRender, MeasuredCountersAndTimesFitAndAgree) {
   expect_same_explanation(doc, text);
 }
 
+// Where wgmma reads shared memory beside a kernel's loads, the L1 counts the loads' waits for it
+// as wavefronts too: the model is held to the count from the addresses, the L1's shown beside.
+TEST(ExplainRender, LoadsBesideWgmmaAreComparedByTheirAddresses) {
+  const VariantInfo v = find_registered("tensor-matmul/swapped");
+  const Shape shape = find_family("tensor-matmul").canonical(parse_shape("4096"));
+  const AccessModel model = v.model(shape, DType::tf32);
+  ASSERT_TRUE(model.tensor_cores_read_shared);
+  const Prediction p = predict(model);
+  ASSERT_GT(p.ld_wavefronts, 0);
+  explain::Measurement counters;
+  counters.kernel = "wgmma_gemm_kernel<...>";
+  counters.grid_blocks = model.blocks;
+  counters.addr_ld_wavefronts = static_cast<double>(p.ld_wavefronts);
+  counters.ld_wavefronts = 1.97 * counters.addr_ld_wavefronts;
+  const explain::Explanation e = explain::explain(v, shape, DType::tf32, explain::arch_limits(9, 0), &counters, nullptr);
+  const auto doc = nlohmann::json::parse(explain::render_json(e));
+  const auto& m = doc["measured"];
+  EXPECT_EQ(m["within_tolerance"], true);
+  EXPECT_EQ(m["ld_wavefronts"]["measured"].get<double>(), counters.addr_ld_wavefronts);
+  EXPECT_EQ(m["ld_wavefronts"]["l1"].get<double>(), counters.ld_wavefronts);
+  EXPECT_NE(flat(explain::render_text(e)).find("as the L1 counted them"), std::string::npos);
+
+  // A kernel without wgmma is held to the L1's count, ldmatrix included.
+  const VariantInfo pipelined = find_registered("tensor-matmul/pipelined");
+  ASSERT_FALSE(pipelined.model(shape, DType::tf32).tensor_cores_read_shared);
+}
+
 // `explain --all`: every modelled variant in every type it runs, one JSON object each.
 TEST(ExplainCli, AllExplainsEveryModelledVariantInEveryType) {
   using smemlab::testing::run_cli;
@@ -591,8 +618,9 @@ TEST(ExplainRender, WavefrontsAloneLeaveTheOtherCountersOut) {
   const Prediction p = predict(v.model(shape, DType::f32));
   const double nan = std::nan("");
   const explain::Measurement counters{"tiled_static_kernel<32>(GemmArgs)", v.model(shape, DType::f32).blocks,
-                                      static_cast<double>(p.ld_wavefronts), static_cast<double>(p.st_wavefronts),
-                                      0, static_cast<double>(p.st_wavefronts), nan, nan, nan, nan, {}};
+                                      static_cast<double>(p.ld_wavefronts), nan,
+                                      static_cast<double>(p.st_wavefronts), 0,
+                                      static_cast<double>(p.st_wavefronts), nan, nan, nan, nan, {}};
   const explain::Explanation e = explain::explain(v, shape, DType::f32, explain::arch_limits(9, 0), &counters);
   const std::string text = explain::render_text(e);
   expect_readable(text);
@@ -641,10 +669,12 @@ TEST(ExplainMeasure, OneSessionAttributesEachLaunchToItsRequest) {
   const char* ld = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
   const char* st = "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
   const char* l1_st = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
+  const char* addr_ld = "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
   const std::string text = fmt::format(
       "smemlab-measure-process 0 100\nsmemlab-measure-process 1 200\nsmemlab-measure-process 2 300\n"
-      "smemlab-measure-failed 2 1\n==PROF== Disconnected\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n",
+      "smemlab-measure-failed 2 1\n==PROF== Disconnected\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n",
       header, row(0, 100, "void smemlab::matmul::tiled_static_kernel<16>(GemmArgs)", ld, "1,000"),
+      row(0, 100, "void smemlab::matmul::tiled_static_kernel<16>(GemmArgs)", addr_ld, "900"),
       row(0, 100, "void smemlab::matmul::tiled_static_kernel<16>(GemmArgs)", st, "40"),
       row(0, 100, "void smemlab::matmul::tiled_static_kernel<16>(GemmArgs)", l1_st, "44"),
       row(1, 100, "void smemlab::matmul::tiled_static_kernel<32>(GemmArgs)", ld, "500"),
@@ -660,6 +690,7 @@ TEST(ExplainMeasure, OneSessionAttributesEachLaunchToItsRequest) {
   EXPECT_EQ(results[0].measurement->ld_wavefronts, 1000);  // "1,000": ncu's thousands separator
   EXPECT_EQ(results[0].measurement->st_wavefronts, 40);
   EXPECT_EQ(results[0].measurement->l1_st_wavefronts, 44);
+  EXPECT_EQ(results[0].measurement->addr_ld_wavefronts, 900);
   EXPECT_TRUE(std::isnan(results[0].measurement->dram_bytes));
   ASSERT_TRUE(results[1].measurement) << results[1].error;
   EXPECT_EQ(results[1].measurement->ld_wavefronts, 700);  // of its launches, the one with the most
