@@ -9,7 +9,7 @@
 
 namespace smemlab::tensor_matmul::detail {
 
-using PersistentConfig = WgmmaConfig<2, 1, 256, 4, true, true>;
+using PersistentConfig = WgmmaConfig<2, 1, 256, 4, true, PersistentTiles>;
 constexpr int kPersistentRasterGroup = 8;
 
 TensorVariant persistent_variant() {

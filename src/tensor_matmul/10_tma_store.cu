@@ -11,7 +11,7 @@
 
 namespace smemlab::tensor_matmul::detail {
 
-using TmaStoreConfig = WgmmaConfig<2, 1, 256, 4, true, true, true>;
+using TmaStoreConfig = WgmmaConfig<2, 1, 256, 4, true, PersistentTiles, TmaStore>;
 constexpr int kTmaStoreRasterGroup = 8;
 
 TensorVariant tma_store_variant() {

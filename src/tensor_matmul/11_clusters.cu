@@ -21,8 +21,8 @@ namespace smemlab::tensor_matmul {
 namespace detail {
 namespace {
 
-using PairedConfig = WgmmaConfig<2, 1, 256, 4, true, true, true, 2>;
-using SingleConfig = WgmmaConfig<2, 1, 256, 4, true, true, true>;  // 10's kernel
+using PairedConfig = WgmmaConfig<2, 1, 256, 4, true, ClusterTiles<2>, TmaStore>;
+using SingleConfig = WgmmaConfig<2, 1, 256, 4, true, PersistentTiles, TmaStore>;  // 10's kernel
 static_assert(PairedConfig::kBM == SingleConfig::kBM && PairedConfig::kBN == SingleConfig::kBN);
 constexpr int kClusterRasterGroup = 8;
 // Measured on an H200 (bf16 and half, 66 resident clusters; docs/results/data/

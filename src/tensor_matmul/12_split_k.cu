@@ -21,9 +21,9 @@ namespace smemlab::tensor_matmul {
 namespace detail {
 namespace {
 
-using WideConfig = WgmmaConfig<2, 1, 256, 4, true, true, true>;    // 10's kernel
-using SquareConfig = WgmmaConfig<2, 1, 128, 5, true, true, true>;  // 128 x 128
-using NarrowConfig = WgmmaConfig<1, 1, 128, 8, true, true, true>;  // 64 x 128: one consumer
+using WideConfig = WgmmaConfig<2, 1, 256, 4, true, PersistentTiles, TmaStore>;    // 10's kernel
+using SquareConfig = WgmmaConfig<2, 1, 128, 5, true, PersistentTiles, TmaStore>;  // 128 x 128
+using NarrowConfig = WgmmaConfig<1, 1, 128, 8, true, PersistentTiles, TmaStore>;  // 64 x 128: one consumer
 constexpr int kSplitRasterGroup = 8;
 
 int device_sm_count() { return why_no_wgmma().empty() ? smemlab::detail::sm_count() : 132; }

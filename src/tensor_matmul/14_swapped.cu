@@ -23,9 +23,9 @@ namespace smemlab::tensor_matmul::detail {
 namespace {
 
 // Tiles of C's transpose: rows (along N) 64 x consumers, columns (along M) 256 or 128.
-using SwappedWide = WgmmaConfig<2, 1, 256, 4, true, true, false, 1, true>;    // C: 256 x 128
-using SwappedSquare = WgmmaConfig<2, 1, 128, 5, true, true, false, 1, true>;  // C: 128 x 128
-using SwappedNarrow = WgmmaConfig<1, 1, 128, 8, true, true, false, 1, true>;  // C: 128 x 64
+using SwappedWide = WgmmaConfig<2, 1, 256, 4, true, PersistentTiles, RegisterStore, true>;    // C: 256 x 128
+using SwappedSquare = WgmmaConfig<2, 1, 128, 5, true, PersistentTiles, RegisterStore, true>;  // C: 128 x 128
+using SwappedNarrow = WgmmaConfig<1, 1, 128, 8, true, PersistentTiles, RegisterStore, true>;  // C: 128 x 64
 constexpr int kSwappedRasterGroup = 8;
 constexpr DType kTf32Only[] = {DType::tf32};
 

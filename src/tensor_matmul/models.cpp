@@ -83,9 +83,13 @@ AccessModel wgmma_tiles(const Shape& s, DType input, const WgmmaTiles& t) {
   const int bm = 64 * t.m_tiles * t.consumers;
   const double steps = std::ceil(k * static_cast<double>(dtype_bytes(input)) / 128);  // 128 bytes of K a stage
   AccessModel model;
-  model.kernel = fmt::format("wgmma_gemm_kernel<WgmmaConfig<{}, {}, {}, {}, {:d}, {:d}, {:d}, {}, {:d}>, {}>(",
-                             t.consumers, t.m_tiles, t.bn, t.stages, t.specialized, t.persistent, t.tma_store,
-                             t.cluster_m, t.swapped, input == DType::bf16 ? "Bf16" : input == DType::f16 ? "Half" : "Tf32");
+  const std::string scheduler = t.cluster_m > 1 ? fmt::format("ClusterTiles<{}>", t.cluster_m)
+                                : t.persistent   ? "PersistentTiles"
+                                                 : "StaticTiles";
+  model.kernel = fmt::format("wgmma_gemm_kernel<WgmmaConfig<{}, {}, {}, {}, {:d}, {}, {}, {:d}>, {}>(", t.consumers,
+                             t.m_tiles, t.bn, t.stages, t.specialized, scheduler,
+                             t.tma_store ? "TmaStore" : "RegisterStore", t.swapped,
+                             input == DType::bf16 ? "Bf16" : input == DType::f16 ? "Half" : "Tf32");
   model.block = {128 * (t.consumers + (t.specialized ? 1 : 0)), 1, 1};
   model.smem_bytes = t.smem_bytes;
   model.dynamic_smem = true;

@@ -11,13 +11,16 @@
 //   once the whole block has finished reading it. With it (step 08) a producer warpgroup only
 //   issues copies, a full/empty pair of mbarriers per stage hands the stages back and forth,
 //   and setmaxnreg moves the producer's registers to the consumers.
-// - Epilogue: each consumer stores its accumulators to C from registers, or (step 10 on)
-//   writes them into staging buffers in shared memory (boxes of 32-byte rows) from which TMA
-//   stores them.
-// - Clusters (step 11): blocks in pairs on tiles one above the other share B's tile; each copies
-//   half of it into both blocks' shared memory with one multicast TMA copy.
-// - Split-K (step 12): a work item is a tile and one of `count` ranges of its K-steps; each
-//   writes its partial sums to the workspace, and a second kernel adds them in range order.
+// - Which tiles a block computes, and in what order, is its tile scheduler, a type the step's
+//   configuration names: StaticTiles (one block per tile), PersistentTiles (one block per SM
+//   walking the tiles, step 09 on), ClusterTiles<2> (step 11: blocks in pairs on tiles one above
+//   the other share B's tile, each copying half of it into both blocks' shared memory with one
+//   multicast TMA copy). With K split (step 12) a work item is a tile and one of `count` ranges
+//   of its K-steps; each writes its partial sums to the workspace, and a second kernel adds them
+//   in range order.
+// - How the accumulators reach C is the epilogue, a type as well: RegisterStore (from
+//   registers) or TmaStore (step 10 on: through staging buffers in shared memory, boxes of
+//   32-byte rows, from which TMA stores them).
 // - Swapped (step 14, tf32 only): the block computes a tile of C's transpose, B^T A^T, so that
 //   B is read as the caller stores it, row-major. wgmma takes tf32 from shared memory K-major
 //   only, which B is not; but its A operand may come from registers, loaded in any order. So
@@ -40,8 +43,196 @@
 
 namespace smemlab::tensor_matmul::detail {
 
-template <int Consumers, int MTiles, int BN, int Stages, bool Specialized, bool Persistent = false,
-          bool TmaStore = false, int ClusterM = 1, bool Swapped = false>
+// K's steps in `count` ranges of `steps_per_split` (the last may be shorter, none is empty).
+// With count > 1, the item of range r stores its tile's partial sums (alpha 1, beta 0) at
+// partials + r * m * n, rows of n floats, for sum_partials.
+struct KSplit {
+  int count = 1;
+  int steps_per_split = 0;
+  float* partials = nullptr;
+};
+
+// A block's unit of work: a tile of C (of C's transpose, swapped) and one of K's ranges.
+struct WorkItem {
+  TileOrigin tile;
+  int range;
+};
+
+// ---- Tile schedulers: the work items a block takes, in order ----
+// Items are numbered tile first (item i: tile i % tiles, range i / tiles, tiles in raster
+// order); a block takes its first item and then one every grid's width. With ClusterM > 1 an
+// item is a column-aligned group of ClusterM tiles, one above the other, and each block of a
+// cluster takes the tile its rank names.
+template <int ClusterM>
+struct TileWalk {
+  static constexpr int kClusterM = ClusterM;
+  int rows, cols, bm, bn, group, tiles, items, item, stride;
+  __device__ TileWalk(int rows, int cols, int bm, int bn, int group, int ranges)
+      : rows(rows), cols(cols), bm(bm), bn(bn), group(group),
+        tiles((rows + bm * ClusterM - 1) / (bm * ClusterM) * ((cols + bn - 1) / bn)), items(tiles * ranges),
+        item(static_cast<int>(blockIdx.x) / ClusterM), stride(static_cast<int>(gridDim.x) / ClusterM) {}
+  __device__ bool next(WorkItem& w) {
+    if (item >= items) return false;
+    w.tile = smemlab::detail::rastered_tile_at(item % tiles, rows, cols, bm * ClusterM, bn, group);
+    if constexpr (ClusterM > 1) {
+      w.tile.row0 += static_cast<int>(hopper::cluster_rank()) * bm;
+      w.tile.edge = w.tile.row0 + bm > rows || w.tile.col0 + bn > cols;
+    }
+    w.range = item / tiles;
+    item += stride;
+    return true;
+  }
+  // Every block's barriers exist before any block of the cluster arrives on them.
+  static __device__ void barriers_ready() {
+    if constexpr (ClusterM > 1) {
+      hopper::cluster_sync();
+    } else {
+      __syncthreads();
+    }
+  }
+  // No block leaves while another of its cluster may still arrive on its barriers.
+  static __device__ void leave() {
+    if constexpr (ClusterM > 1) {
+      __syncwarp();  // a warp whose one thread issued the copies converges first
+      hopper::cluster_sync();
+    }
+  }
+};
+
+// One block per work item.
+struct StaticTiles : TileWalk<1> {
+  using TileWalk::TileWalk;
+  static constexpr bool kPersistent = false;
+};
+
+// One block per SM, each walking the items: K-steps are numbered across a block's items, so
+// the producer fills the ring with the next item's while the consumers store this one's.
+struct PersistentTiles : TileWalk<1> {
+  using TileWalk::TileWalk;
+  static constexpr bool kPersistent = true;
+};
+
+// Persistent clusters of ClusterM blocks on tiles one above the other: they share B's tile,
+// each copying 1 / ClusterM of it into every block of the cluster (TMA multicast).
+template <int ClusterM>
+struct ClusterTiles : TileWalk<ClusterM> {
+  using TileWalk<ClusterM>::TileWalk;
+  static constexpr bool kPersistent = true;
+};
+
+// ---- Epilogues: how a consumer's accumulators reach C ----
+// A consumer thread: its warpgroup among the consumers, its thread, warp and lane in it.
+struct ConsumerThread {
+  int consumer, ct, warp, lane;
+};
+
+// Where an item's sums go and how: C, or with K split its range's slice of the workspace.
+struct CTarget {
+  GemmArgs out;
+  bool pairs;   // 8-byte stores of pairs: C's rows allow them
+  bool by_tma;  // TMA may store C: beta = 0 and 16-byte-aligned rows, K whole
+  const CUtensorMap* map;
+  char* staging;
+};
+
+__device__ __forceinline__ CTarget c_target(const GemmArgs& g, const KSplit& split, int range, bool c_pairs,
+                                            bool c_by_tma, const CUtensorMap* c_map, char* staging) {
+  if (split.count == 1) return {g, c_pairs, c_by_tma, c_map, staging};
+  GemmArgs out = g;
+  out.c = split.partials + static_cast<std::size_t>(range) * g.m * g.n;
+  out.ldc = g.n;
+  out.alpha = 1.0F;
+  out.beta = 0.0F;
+  return {out, g.n % 2 == 0, false, c_map, staging};
+}
+
+// Each thread stores its accumulators from registers: pairs of columns as one 8-byte store where
+// C's rows allow it, bounds checked in edge tiles only. Swapped, each value goes to its
+// transposed place (single floats).
+struct RegisterStore {
+  static constexpr int kStagingBytes = 0;  // per consumer
+  template <class Cfg, class Acc>
+  static __device__ __forceinline__ void store(const Acc& acc, const TileOrigin& t, const CTarget& c,
+                                               const ConsumerThread& th) {
+    store_tile(t.edge, !Cfg::kSwapped && c.pairs, [&](auto checked, auto pairs) {
+      constexpr bool kChecked = decltype(checked)::value;
+      [[maybe_unused]] constexpr bool kPairs = decltype(pairs)::value;
+#pragma unroll
+      for (int i = 0; i < Cfg::kMTiles; ++i)
+#pragma unroll
+        for (int j = 0; j < Cfg::kBN / 8; ++j) {
+          const int r = t.row0 + (th.consumer * Cfg::kMTiles + i) * 64 + th.warp * 16 + th.lane / 4;
+          const int col = t.col0 + j * 8 + th.lane % 4 * 2;
+          if constexpr (Cfg::kSwapped) {  // (r, col) of C's transpose is C's (col, r)
+            store_c<kChecked>(c.out, col, r, acc[i][4 * j]);
+            store_c<kChecked>(c.out, col + 1, r, acc[i][4 * j + 1]);
+            store_c<kChecked>(c.out, col, r + 8, acc[i][4 * j + 2]);
+            store_c<kChecked>(c.out, col + 1, r + 8, acc[i][4 * j + 3]);
+          } else {
+            store_c2<kChecked, kPairs>(c.out, r, col, acc[i][4 * j], acc[i][4 * j + 1]);
+            store_c2<kChecked, kPairs>(c.out, r + 8, col, acc[i][4 * j + 2], acc[i][4 * j + 3]);
+          }
+        }
+    });
+  }
+  static __device__ void finish(const ConsumerThread&) {}
+};
+
+// Through shared memory: a consumer writes 64 rows x 32 floats into one of its two staging
+// buffers and TMA stores them, while it writes the next 32 columns into the other. Where TMA
+// may not store C, from registers.
+struct TmaStore {
+  static constexpr int kBufferBytes = 64 * 128;
+  static constexpr int kStagingBytes = 2 * kBufferBytes;  // per consumer
+  template <class Cfg, class Acc>
+  static __device__ __forceinline__ void store(const Acc& acc, const TileOrigin& t, const CTarget& c,
+                                               const ConsumerThread& th) {
+    using namespace hopper;
+    if (!c.by_tma) {
+      RegisterStore::store<Cfg>(acc, t, c, th);
+      return;
+    }
+    // Thread (warp w, lane l) holds rows 16 w + l / 4 (and 8 below) and, of every 8 columns,
+    // 2 (l % 4) and the next. A buffer holds 32 columns as four 64 x 8 boxes of 32-byte rows,
+    // so a half-warp's 8-byte writes cover 4 rows = 128 bytes, each bank once: 2 wavefronts a
+    // write, the fewest. (In 128-byte rows they would need 8, and 4 with the 128-byte swizzle,
+    // which leaves rows r and r ^ 1 on the same banks.) TMA clips the boxes at C's edges.
+    char* const own = c.staging + th.consumer * kStagingBytes;
+    constexpr int kBoxBytes = 64 * 32;
+#pragma unroll
+    for (int i = 0; i < Cfg::kMTiles; ++i)
+#pragma unroll
+      for (int chunk = 0; chunk < Cfg::kBN / 32; ++chunk) {
+        char* const buffer = own + chunk % 2 * kBufferBytes;
+        if (th.ct == 0) wait_store_reads<1>();  // the stores two chunks back have read this buffer
+        sync_named(1 + th.consumer, 128);
+#pragma unroll
+        for (int q = 0; q < 4; ++q)
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            const int r = th.warp * 16 + th.lane / 4 + 8 * h;
+            const int a = 4 * (chunk * 4 + q) + 2 * h;
+            *reinterpret_cast<float2*>(buffer + q * kBoxBytes + r * 32 + th.lane % 4 * 8) =
+                float2{c.out.alpha * acc[i][a], c.out.alpha * acc[i][a + 1]};
+          }
+        fence_shared_for_copies();
+        sync_named(1 + th.consumer, 128);
+        if (th.ct == 0) {
+          const int row = t.row0 + (th.consumer * Cfg::kMTiles + i) * 64;
+#pragma unroll
+          for (int q = 0; q < 4; ++q) tma_store(*c.map, t.col0 + chunk * 32 + q * 8, row, buffer + q * kBoxBytes);
+          store_commit();
+        }
+      }
+  }
+  // The staging buffers live as long as the block.
+  static __device__ void finish(const ConsumerThread& th) {
+    if (th.ct == 0) hopper::wait_stores<0>();
+  }
+};
+
+template <int Consumers, int MTiles, int BN, int Stages, bool Specialized, class TileScheduler = StaticTiles,
+          class TileEpilogue = RegisterStore, bool Swapped = false>
 struct WgmmaConfig {
   static constexpr int kConsumers = Consumers;  // warpgroups issuing wgmma
   static constexpr int kMTiles = MTiles;        // 64-row slices of A per consumer
@@ -51,17 +242,12 @@ struct WgmmaConfig {
   static constexpr int kBK = 128 / kElemBytes<E>;  // elements of K per stage: one 128-byte swizzle row
   static constexpr int kStages = Stages;
   static constexpr bool kSpecialized = Specialized;
-  // One block per SM walks the tiles (in raster order, a grid's width apart): the producer
-  // copies the next tile's first stages while the consumers store this one's.
-  static constexpr bool kPersistent = Persistent;
-  // The epilogue through shared memory: a consumer writes 64 rows x 32 floats into one of its
-  // two staging buffers and TMA stores them, while it writes the next 32 columns into the other.
-  static constexpr bool kTmaStore = TmaStore;
-  static constexpr int kStagingBytes = 64 * 128;
-  static constexpr int kStagingTotal = TmaStore ? 2 * kStagingBytes * Consumers : 0;
-  // Blocks per cluster, on tiles one above the other: they share B's tile, each copying
-  // 1 / ClusterM of it into every block of the cluster (TMA multicast).
-  static constexpr int kClusterM = ClusterM;
+  using Scheduler = TileScheduler;
+  using Epilogue = TileEpilogue;
+  static constexpr bool kPersistent = Scheduler::kPersistent;
+  static constexpr int kClusterM = Scheduler::kClusterM;
+  static constexpr bool kTmaStore = Epilogue::kStagingBytes > 0;
+  static constexpr int kStagingTotal = Epilogue::kStagingBytes * Consumers;
   // The tile is C's transpose's (tf32, B read row-major from registers); kBM runs along N.
   static constexpr bool kSwapped = Swapped;
   static constexpr int kThreads = 128 * (Consumers + (Specialized ? 1 : 0));
@@ -73,19 +259,130 @@ struct WgmmaConfig {
   static constexpr std::size_t kSmemBytes =
       static_cast<std::size_t>(kStageBytes) * Stages + kStagingTotal + 1024 + 16 * Stages;
   static_assert(kBM <= 256 && BN % 64 == 0 && (BN == 128 || BN == 256));
-  static_assert(Specialized || !Persistent, "a persistent block needs a producer running ahead");
-  static_assert(ClusterM == 1 || (ClusterM == 2 && Persistent), "clusters of two, on the persistent kernel");
-  static_assert(!Swapped || (ClusterM == 1 && !TmaStore), "the swapped tile stores from registers, unclustered");
+  static_assert(Specialized || !kPersistent, "a persistent block needs a producer running ahead");
+  static_assert(kClusterM <= 2, "clusters of two");
+  static_assert(!Swapped || (kClusterM == 1 && !kTmaStore), "the swapped tile stores from registers, unclustered");
 };
 
-// K's steps in `count` ranges of `steps_per_split` (the last may be shorter, none is empty).
-// With count > 1, the item of range r stores its tile's partial sums (alpha 1, beta 0) at
-// partials + r * m * n, rows of n floats, for sum_partials.
-struct KSplit {
-  int count = 1;
-  int steps_per_split = 0;
-  float* partials = nullptr;
+// ---- The main loop ----
+// The ring of stages in shared memory, and its barriers: full[s] counts the bytes that landed
+// in stage s, empty[s] the consumers (of every block of the cluster) done reading it.
+template <class Cfg>
+struct StageRing {
+  char* stages;
+  char* staging;  // the epilogue's buffers
+  std::uint64_t* full;
+  std::uint64_t* empty;
+  __device__ explicit StageRing(char* raw)
+      : stages(raw + ((1024 - hopper::shared_address(raw) % 1024) % 1024)),
+        staging(stages + Cfg::kStages * Cfg::kStageBytes),
+        full(reinterpret_cast<std::uint64_t*>(staging + Cfg::kStagingTotal)),
+        empty(full + Cfg::kStages) {}
+  __device__ char* stage(int s) const { return stages + s * Cfg::kStageBytes; }
+  __device__ void init() const {
+    for (int s = 0; s < Cfg::kStages; ++s) {
+      hopper::barrier_init(&full[s], 1);
+      hopper::barrier_init(&empty[s], Cfg::kConsumers * Cfg::kClusterM);  // every consumer of the cluster
+    }
+    hopper::barrier_init_fence();
+  }
+  // A consumer is done with stage s: it goes back to every producer that writes into it.
+  __device__ void release(int s) const {
+    if constexpr (Cfg::kClusterM > 1) {
+#pragma unroll
+      for (unsigned r = 0; r < Cfg::kClusterM; ++r) hopper::arrive_in_block(&empty[s], r);
+    } else {
+      hopper::arrive(&empty[s]);
+    }
+  }
 };
+
+// The K-steps of an item's range: the first, and how many.
+struct StepRange {
+  int first, count;
+};
+
+__device__ __forceinline__ StepRange steps_of(const KSplit& split, int range, int all_steps) {
+  const int first = range * split.steps_per_split;
+  return {first, min(split.steps_per_split, all_steps - first)};
+}
+
+// Copies K-step `step` of tile t into the ring as the block's it-th step: stage it % Stages, in
+// its (it / Stages)-th phase. The copy engine zero-fills what lies past the matrices' edges.
+template <class Cfg, class E>
+struct StageCopier {
+  const CUtensorMap& a_map;
+  const CUtensorMap& b_map;
+  const StageRing<Cfg>& ring;
+  __device__ void issue(const TileOrigin& t, int step, int it) const {
+    using namespace hopper;
+    constexpr int kBK = Cfg::template kBK<E>;
+    const int s = it % Cfg::kStages;
+    char* a_tile = ring.stage(s);
+    char* b_tile = a_tile + Cfg::kABytes;
+    std::uint64_t* full = &ring.full[s];
+    arrive_expect_bytes(full, Cfg::kStageBytes);
+    if constexpr (Cfg::kSwapped) {  // B's tile: 32 x 32 boxes, 32 rows of K by 32 columns
+#pragma unroll
+      for (int j = 0; j < Cfg::kBM / 32; ++j) tma_load(a_tile + j * 4096, a_map, t.row0 + 32 * j, step * kBK, full);
+    } else {
+      tma_load(a_tile, a_map, step * kBK, t.row0, full);
+    }
+    if constexpr (Cfg::kClusterM > 1) {
+      // This block's share of B, written into every block of the cluster.
+      constexpr int kShare = Cfg::kBN / Cfg::kClusterM;
+      constexpr auto kAll = static_cast<std::uint16_t>((1U << Cfg::kClusterM) - 1);
+      const int first = static_cast<int>(cluster_rank()) * kShare;
+      if constexpr (kIsTf32<E>) {
+        tma_load_multicast(b_tile + first * 128, b_map, step * kBK, t.col0 + first, full, kAll);
+      } else {
+#pragma unroll
+        for (int j = 0; j < kShare / 64; ++j)
+          tma_load_multicast(b_tile + (first / 64 + j) * Cfg::kBBlockBytes, b_map, t.col0 + first + 64 * j,
+                             step * kBK, full, kAll);
+      }
+    } else if constexpr (kIsTf32<E>) {
+      tma_load(b_tile, b_map, step * kBK, t.col0, full);
+    } else {
+#pragma unroll
+      for (int j = 0; j < Cfg::kBN / 64; ++j) tma_load(b_tile + j * Cfg::kBBlockBytes, b_map, t.col0 + 64 * j, step * kBK, full);
+    }
+  }
+};
+
+// The producer (specialised kernels): one thread issues every copy of the block's items,
+// refilling a stage once every consumer that reads it has handed it back.
+template <class Cfg, class E>
+__device__ __forceinline__ void produce(typename Cfg::Scheduler work, const StageCopier<Cfg, E>& copier,
+                                        const KSplit& split, int all_steps) {
+  int it = 0;
+  for (WorkItem w; work.next(w);) {
+    const StepRange r = steps_of(split, w.range, all_steps);
+    for (int step = 0; step < r.count; ++step, ++it) {
+      if (it >= Cfg::kStages) {
+        hopper::wait<(Cfg::kClusterM > 1)>(&copier.ring.empty[it % Cfg::kStages], (it / Cfg::kStages - 1) & 1);
+      }
+      copier.issue(w.tile, r.first + step, it);
+    }
+  }
+}
+
+// One K-step of a consumer's slices of A against B's tile, both read by wgmma from the stage.
+template <class Cfg, class E, class Acc>
+__device__ __forceinline__ void multiply_from_shared(Acc& acc, const char* stage, int consumer) {
+  using namespace hopper;
+  const char* a_tile = stage + consumer * Cfg::kMTiles * 64 * 128;
+  const char* b_tile = stage + Cfg::kABytes;
+  fence();
+#pragma unroll
+  for (int kk = 0; kk < 4; ++kk) {  // 32 bytes of K each
+    const std::uint64_t b = kIsTf32<E> ? descriptor(b_tile + kk * 32, 16, 1024)
+                                       : descriptor(b_tile + kk * 2048, Cfg::kBBlockBytes, 1024);
+#pragma unroll
+    for (int i = 0; i < Cfg::kMTiles; ++i)
+      hopper::Wgmma<Cfg::kBN, E>::mma(acc[i], descriptor(a_tile + i * 64 * 128 + kk * 32, 16, 1024), b);
+  }
+}
 
 // Swapped tiles: one K-step of a consumer's slices, wgmma's A operand (B's tile, 32 x 32 boxes
 // of 128-byte rows of N, 128-byte swizzled) read into `fragments`, then four k8 wgmma each. The
@@ -121,253 +418,88 @@ __device__ __forceinline__ void multiply_from_registers(Acc& acc, unsigned (&fra
       WgmmaRegisterA<Cfg::kBN>::mma(acc[i], fragments[i][kk], descriptor(b_of_a + kk * 32, 16, 1024));
 }
 
+// A consumer's K loop over one item's range: wait for each stage, multiply, and hand the stage
+// back. Specialised, to the producer once the next step's batch is issued; otherwise the
+// block's first thread refills it once every warp is done with it.
+template <class Cfg, class E, class Acc>
+__device__ __forceinline__ void accumulate(Acc& acc, unsigned (&fragments)[Cfg::kMTiles][4][4],
+                                           const StageCopier<Cfg, E>& copier, const TileOrigin& t, StepRange r,
+                                           int& it, const ConsumerThread& th) {
+  using namespace hopper;
+  const StageRing<Cfg>& ring = copier.ring;
+  if constexpr (!Cfg::kSpecialized) {
+    if (threadIdx.x == 0)
+      for (int step = 0; step < min(Cfg::kStages, r.count); ++step) copier.issue(t, r.first + step, it + step);
+  }
+  for (int step = 0; step < r.count; ++step, ++it) {
+    const int s = it % Cfg::kStages;
+    wait(&ring.full[s], (it / Cfg::kStages) & 1);
+#pragma unroll
+    for (int i = 0; i < Cfg::kMTiles; ++i) keep_in_registers(acc[i]);
+    if constexpr (Cfg::kSwapped) {
+      // The previous step's batch reads the registers about to be loaded: it ends first. The
+      // other consumer's batches keep the tensor cores busy meanwhile.
+      wait_batches<0>();
+      multiply_from_registers<Cfg>(acc, fragments, ring.stage(s), th.consumer, th.warp, th.lane);
+    } else {
+      multiply_from_shared<Cfg, E>(acc, ring.stage(s), th.consumer);
+    }
+    commit();
+    if constexpr (Cfg::kSpecialized) {
+      wait_batches<1>();  // the previous step's batch is done: its stage goes back to the producer
+      if (step > 0 && th.ct == 0) ring.release((it - 1) % Cfg::kStages);
+    } else {
+      wait_batches<0>();
+      __syncthreads();  // every warp has finished reading stage s
+      if (threadIdx.x == 0 && step + Cfg::kStages < r.count)
+        copier.issue(t, r.first + step + Cfg::kStages, it + Cfg::kStages);
+    }
+#pragma unroll
+    for (int i = 0; i < Cfg::kMTiles; ++i) keep_in_registers(acc[i]);
+  }
+  wait_batches<0>();
+#pragma unroll
+  for (int i = 0; i < Cfg::kMTiles; ++i) keep_in_registers(acc[i]);
+  if constexpr (Cfg::kSpecialized) {
+    if (th.ct == 0) ring.release((it - 1) % Cfg::kStages);  // the range's last stage
+  }
+}
+
+// The kernel: the producer warpgroup (specialised) copies, the consumers multiply and store,
+// each walking the work items its scheduler gives it.
 template <class Cfg, class E>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     wgmma_gemm_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                       const __grid_constant__ CUtensorMap c_map, GemmArgs g, int group, bool c_pairs, bool c_by_tma,
                       KSplit split) {
-  using namespace hopper;
+  using Scheduler = typename Cfg::Scheduler;
   extern __shared__ __align__(1024) char smem_raw[];
-  char* smem = smem_raw + ((1024 - shared_address(smem_raw) % 1024) % 1024);
-  char* staging = smem + Cfg::kStages * Cfg::kStageBytes;
-  auto* full = reinterpret_cast<std::uint64_t*>(staging + Cfg::kStagingTotal);
-  auto* empty = full + Cfg::kStages;
-  // Work items: tiles, or with clusters column-aligned groups of kClusterM tiles, each once per
-  // range of K.
-  constexpr int kCluster = Cfg::kClusterM;
-  const int rows = Cfg::kSwapped ? g.n : g.m;  // of the matrix the block's tiles cover
-  const int cols = Cfg::kSwapped ? g.m : g.n;
-  const int tiles = ((rows + Cfg::kBM * kCluster - 1) / (Cfg::kBM * kCluster)) * ((cols + Cfg::kBN - 1) / Cfg::kBN);
-  const int items = tiles * split.count;
-  const int first_item = static_cast<int>(blockIdx.x) / kCluster;
-  const int item_stride = static_cast<int>(gridDim.x) / kCluster;
-  const unsigned rank = kCluster > 1 ? cluster_rank() : 0;
-  constexpr int kBK = Cfg::template kBK<E>;
-  const int all_steps = (g.k + kBK - 1) / kBK;
-  const int tid = static_cast<int>(threadIdx.x);
-  if (tid == 0) {
-    for (int s = 0; s < Cfg::kStages; ++s) {
-      barrier_init(&full[s], 1);
-      barrier_init(&empty[s], Cfg::kConsumers * kCluster);  // every consumer of the cluster
-    }
-    barrier_init_fence();
-  }
-  if constexpr (kCluster > 1) {
-    cluster_sync();  // the other block's barriers exist before anything arrives on them
-  } else {
-    __syncthreads();
-  }
-  const auto tile_at = [&](int item) {
-    if constexpr (kCluster == 1) {
-      return smemlab::detail::rastered_tile_at(item % tiles, rows, cols, Cfg::kBM, Cfg::kBN, group);
-    } else {
-      const TileOrigin pair = smemlab::detail::rastered_tile_at(item, g.m, g.n, Cfg::kBM * kCluster, Cfg::kBN, group);
-      const int row0 = pair.row0 + static_cast<int>(rank) * Cfg::kBM;
-      return TileOrigin{row0, pair.col0, row0 + Cfg::kBM > g.m || pair.col0 + Cfg::kBN > g.n};
-    }
-  };
-
-  // K-steps are numbered across the block's tiles: step `it` uses stage it % Stages, in that
-  // stage's (it / Stages)-th phase.
-  const auto issue = [&](const TileOrigin& t, int step, int it) {
-    const int s = it % Cfg::kStages;
-    char* a_tile = smem + s * Cfg::kStageBytes;
-    char* b_tile = a_tile + Cfg::kABytes;
-    arrive_expect_bytes(&full[s], Cfg::kStageBytes);
-    if constexpr (Cfg::kSwapped) {  // B's tile: 32 x 32 boxes, 32 rows of K by 32 columns
-#pragma unroll
-      for (int j = 0; j < Cfg::kBM / 32; ++j) tma_load(a_tile + j * 4096, a_map, t.row0 + 32 * j, step * kBK, &full[s]);
-    } else {
-      tma_load(a_tile, a_map, step * kBK, t.row0, &full[s]);
-    }
-    if constexpr (kCluster > 1) {
-      // This block's share of B, written into every block of the cluster.
-      constexpr int kShare = Cfg::kBN / kCluster;
-      constexpr auto kAll = static_cast<std::uint16_t>((1U << kCluster) - 1);
-      const int first = static_cast<int>(rank) * kShare;
-      if constexpr (kIsTf32<E>) {
-        tma_load_multicast(b_tile + first * 128, b_map, step * kBK, t.col0 + first, &full[s], kAll);
-      } else {
-#pragma unroll
-        for (int j = 0; j < kShare / 64; ++j)
-          tma_load_multicast(b_tile + (first / 64 + j) * Cfg::kBBlockBytes, b_map, t.col0 + first + 64 * j,
-                             step * kBK, &full[s], kAll);
-      }
-    } else if constexpr (kIsTf32<E>) {
-      tma_load(b_tile, b_map, step * kBK, t.col0, &full[s]);
-    } else {
-#pragma unroll
-      for (int j = 0; j < Cfg::kBN / 64; ++j)
-        tma_load(b_tile + j * Cfg::kBBlockBytes, b_map, t.col0 + 64 * j, step * kBK, &full[s]);
-    }
-  };
-
+  const StageRing<Cfg> ring(smem_raw);
+  if (threadIdx.x == 0) ring.init();
+  Scheduler::barriers_ready();
+  Scheduler work(Cfg::kSwapped ? g.n : g.m, Cfg::kSwapped ? g.m : g.n, Cfg::kBM, Cfg::kBN, group, split.count);
+  const StageCopier<Cfg, E> copier{a_map, b_map, ring};
+  const int all_steps = (g.k + Cfg::template kBK<E> - 1) / Cfg::template kBK<E>;
   if constexpr (Cfg::kSpecialized) {
-    if (tid < 128) {  // the producer warpgroup: one thread issues every copy
-      release_registers<40>();
-      if (tid == 0) {
-        int it = 0;
-        for (int item = first_item; item < items; item += item_stride) {
-          const TileOrigin t = tile_at(item);
-          const int first = item / tiles * split.steps_per_split;
-          const int end = min(first + split.steps_per_split, all_steps);
-          for (int step = first; step < end; ++step, ++it) {
-            if (it >= Cfg::kStages) {
-              wait<(kCluster > 1)>(&empty[it % Cfg::kStages], (it / Cfg::kStages - 1) & 1);
-            }
-            issue(t, step, it);
-          }
-        }
-      }
-      if constexpr (kCluster > 1) {
-        __syncwarp();    // the copying thread's warp converges first
-        cluster_sync();  // matches the consumers' below
-      }
+    if (threadIdx.x < 128) {  // the producer warpgroup
+      hopper::release_registers<40>();
+      if (threadIdx.x == 0) produce(work, copier, split, all_steps);
+      Scheduler::leave();
       return;
     }
-    claim_registers<232>();
+    hopper::claim_registers<232>();
   }
-  // A consumer is done with a stage: it goes back to every producer that writes into it.
-  const auto release = [&](int stage) {
-    if constexpr (kCluster > 1) {
-#pragma unroll
-      for (unsigned r = 0; r < kCluster; ++r) arrive_in_block(&empty[stage], r);
-    } else {
-      arrive(&empty[stage]);
-    }
-  };
-
-  const int consumer = Cfg::kSpecialized ? tid / 128 - 1 : 0;
-  const int ct = tid % 128;
-  const int warp = ct / 32;
-  const int lane = ct % 32;
-  // Swapped: wgmma's A operand in registers, written only while no batch reads them.
-  unsigned fragments[Cfg::kMTiles][4][4];
+  const int tid = static_cast<int>(threadIdx.x);
+  const ConsumerThread th{Cfg::kSpecialized ? tid / 128 - 1 : 0, tid % 128, tid % 128 / 32, tid % 32};
+  unsigned fragments[Cfg::kMTiles][4][4];  // swapped: wgmma's A operand, loaded from the stage
   int it = 0;
-  for (int item = first_item; item < items; item += item_stride) {
-    const TileOrigin t = tile_at(item);
-    const int first = item / tiles * split.steps_per_split;
-    const int steps = min(split.steps_per_split, all_steps - first);
-    if constexpr (!Cfg::kSpecialized) {
-      if (tid == 0)
-        for (int step = 0; step < min(Cfg::kStages, steps); ++step) issue(t, first + step, it + step);
-    }
+  for (WorkItem w; work.next(w);) {
     float acc[Cfg::kMTiles][Cfg::kBN / 2] = {};
-    for (int step = 0; step < steps; ++step, ++it) {
-      const int s = it % Cfg::kStages;
-      wait(&full[s], (it / Cfg::kStages) & 1);
-      const char* a_tile = smem + s * Cfg::kStageBytes + consumer * Cfg::kMTiles * 64 * 128;
-      const char* b_tile = smem + s * Cfg::kStageBytes + Cfg::kABytes;
-#pragma unroll
-      for (int i = 0; i < Cfg::kMTiles; ++i) keep_in_registers(acc[i]);
-      if constexpr (Cfg::kSwapped) {
-        // The previous step's batch reads the registers about to be loaded: it ends first. The
-        // other consumer's batches keep the tensor cores busy meanwhile.
-        wait_batches<0>();
-        multiply_from_registers<Cfg>(acc, fragments, smem + s * Cfg::kStageBytes, consumer, warp, lane);
-      } else {
-        fence();
-#pragma unroll
-        for (int kk = 0; kk < 4; ++kk) {  // 32 bytes of K each
-          const std::uint64_t b = kIsTf32<E> ? descriptor(b_tile + kk * 32, 16, 1024)
-                                             : descriptor(b_tile + kk * 2048, Cfg::kBBlockBytes, 1024);
-#pragma unroll
-          for (int i = 0; i < Cfg::kMTiles; ++i)
-            hopper::Wgmma<Cfg::kBN, E>::mma(acc[i], descriptor(a_tile + i * 64 * 128 + kk * 32, 16, 1024), b);
-        }
-      }
-      commit();
-      if constexpr (Cfg::kSpecialized) {
-        wait_batches<1>();  // the previous step's batch is done: its stage goes back to the producer
-        if (step > 0 && ct == 0) release((it - 1) % Cfg::kStages);
-      } else {
-        wait_batches<0>();
-        __syncthreads();  // every warp has finished reading stage s
-        if (tid == 0 && step + Cfg::kStages < steps) issue(t, first + step + Cfg::kStages, it + Cfg::kStages);
-      }
-#pragma unroll
-      for (int i = 0; i < Cfg::kMTiles; ++i) keep_in_registers(acc[i]);
-    }
-    wait_batches<0>();
-#pragma unroll
-    for (int i = 0; i < Cfg::kMTiles; ++i) keep_in_registers(acc[i]);
-    if constexpr (Cfg::kSpecialized) {
-      if (ct == 0) release((it - 1) % Cfg::kStages);  // the tile's last stage
-    }
-
-    // A range of K's partial sums go to the workspace, whole, for sum_partials.
-    GemmArgs out = g;
-    if (split.count > 1) {
-      out.c = split.partials + static_cast<std::size_t>(item / tiles) * g.m * g.n;
-      out.ldc = g.n;
-      out.alpha = 1.0F;
-      out.beta = 0.0F;
-    }
-    const auto store_all = [&](auto checked, auto pairs) {
-#pragma unroll
-      for (int i = 0; i < Cfg::kMTiles; ++i)
-#pragma unroll
-        for (int j = 0; j < Cfg::kBN / 8; ++j) {
-          const int r = t.row0 + (consumer * Cfg::kMTiles + i) * 64 + warp * 16 + lane / 4;
-          const int c = t.col0 + j * 8 + lane % 4 * 2;
-          if constexpr (Cfg::kSwapped) {  // (r, c) of C's transpose is C's (c, r)
-            constexpr bool kChecked = decltype(checked)::value;
-            store_c<kChecked>(out, c, r, acc[i][4 * j]);
-            store_c<kChecked>(out, c + 1, r, acc[i][4 * j + 1]);
-            store_c<kChecked>(out, c, r + 8, acc[i][4 * j + 2]);
-            store_c<kChecked>(out, c + 1, r + 8, acc[i][4 * j + 3]);
-          } else {
-            store_c2<decltype(checked)::value, decltype(pairs)::value>(out, r, c, acc[i][4 * j], acc[i][4 * j + 1]);
-            store_c2<decltype(checked)::value, decltype(pairs)::value>(out, r + 8, c, acc[i][4 * j + 2],
-                                                                       acc[i][4 * j + 3]);
-          }
-        }
-    };
-    if (!(Cfg::kTmaStore && c_by_tma)) {
-      // Swapped tiles store single floats: no paired version to compile.
-      store_tile(t.edge, !Cfg::kSwapped && (split.count > 1 ? g.n % 2 == 0 : c_pairs), store_all);
-      continue;
-    }
-    if constexpr (Cfg::kTmaStore) {
-      // Thread (warp w, lane l) holds rows 16 w + l / 4 (and 8 below) and, of every 8 columns,
-      // 2 (l % 4) and the next. A buffer holds 32 columns as four 64 x 8 boxes of 32-byte rows,
-      // so a half-warp's 8-byte writes cover 4 rows = 128 bytes, each bank once: 2 wavefronts a
-      // write, the fewest. (In 128-byte rows they would need 8, and 4 with the 128-byte swizzle,
-      // which leaves rows r and r ^ 1 on the same banks.) TMA clips the boxes at C's edges.
-      char* const own = staging + consumer * 2 * Cfg::kStagingBytes;
-      constexpr int kBoxBytes = 64 * 32;
-#pragma unroll
-      for (int i = 0; i < Cfg::kMTiles; ++i)
-#pragma unroll
-        for (int chunk = 0; chunk < Cfg::kBN / 32; ++chunk) {
-          char* const buffer = own + chunk % 2 * Cfg::kStagingBytes;
-          if (ct == 0) wait_store_reads<1>();  // the stores two chunks back have read this buffer
-          sync_named(1 + consumer, 128);
-#pragma unroll
-          for (int q = 0; q < 4; ++q)
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-              const int r = warp * 16 + lane / 4 + 8 * h;
-              const int a = 4 * (chunk * 4 + q) + 2 * h;
-              *reinterpret_cast<float2*>(buffer + q * kBoxBytes + r * 32 + lane % 4 * 8) =
-                  float2{g.alpha * acc[i][a], g.alpha * acc[i][a + 1]};
-            }
-          fence_shared_for_copies();
-          sync_named(1 + consumer, 128);
-          if (ct == 0) {
-            const int row = t.row0 + (consumer * Cfg::kMTiles + i) * 64;
-#pragma unroll
-            for (int q = 0; q < 4; ++q) tma_store(c_map, t.col0 + chunk * 32 + q * 8, row, buffer + q * kBoxBytes);
-            store_commit();
-          }
-        }
-    }
+    accumulate(acc, fragments, copier, w.tile, steps_of(split, w.range, all_steps), it, th);
+    Cfg::Epilogue::template store<Cfg>(acc, w.tile, c_target(g, split, w.range, c_pairs, c_by_tma, &c_map, ring.staging), th);
   }
-  if constexpr (Cfg::kTmaStore) {
-    if (ct == 0) wait_stores<0>();  // the staging buffers live as long as the block
-  }
-  // No block leaves while another of its cluster may still arrive on its barriers.
-  if constexpr (kCluster > 1) cluster_sync();
+  Cfg::Epilogue::finish(th);
+  Scheduler::leave();
 }
 
 // SMs of the current device, for persistent grids.
