@@ -280,6 +280,20 @@ std::vector<Param> kernel_params() {
 INSTANTIATE_TEST_SUITE_P(TensorMatmul, TensorMatmulKernel, testing::ValuesIn(kernel_params()),
                          [](const auto& info) { return name_and_type(std::get<0>(info.param), std::get<1>(info.param)); });
 
+// The FP32 family's streamed product as the default call launches it for thin tf32 products
+// (float operands, FP32 sums), on every case: thin or not, aligned or not.
+TEST(TensorMatmulCudaCoreSkinny, MatchesTheCpuReferenceOnEveryCase) {
+  SMEMLAB_REQUIRE_GPU();
+  if (!tensor_matmul::device_supported()) GTEST_SKIP() << "needs compute capability 8.0 or later";
+  const tensor_matmul::KernelChoice choice{tensor_matmul::kCudaCoreSkinny, 1};
+  expect_every_case_matches(
+      [&](const tensor_matmul::GemmArgs& g, const LaunchContext& ctx) {
+        tensor_matmul::validate(g);
+        tensor_matmul::gemm_kernel(choice, g, ctx);
+      },
+      DType::tf32, false);
+}
+
 // Split-K adds its ranges in a fixed order, through the workspace (split_k) or in a cluster
 // (skinny): the same shape and choice give the same bits on every run, whatever the workspace
 // held. Also through the caller's workspace.
