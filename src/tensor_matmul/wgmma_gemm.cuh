@@ -68,9 +68,15 @@ struct TileWalk {
   static constexpr int kClusterM = ClusterM;
   int rows, cols, bm, bn, group, tiles, items, item, stride;
   __device__ TileWalk(int rows, int cols, int bm, int bn, int group, int ranges)
-      : rows(rows), cols(cols), bm(bm), bn(bn), group(group),
-        tiles((rows + bm * ClusterM - 1) / (bm * ClusterM) * ((cols + bn - 1) / bn)), items(tiles * ranges),
-        item(static_cast<int>(blockIdx.x) / ClusterM), stride(static_cast<int>(gridDim.x) / ClusterM) {}
+      : rows(rows),
+        cols(cols),
+        bm(bm),
+        bn(bn),
+        group(group),
+        tiles((rows + bm * ClusterM - 1) / (bm * ClusterM) * ((cols + bn - 1) / bn)),
+        items(tiles * ranges),
+        item(static_cast<int>(blockIdx.x) / ClusterM),
+        stride(static_cast<int>(gridDim.x) / ClusterM) {}
   __device__ bool next(WorkItem& w) {
     if (item >= items) return false;
     w.tile = smemlab::detail::rastered_tile_at(item % tiles, rows, cols, bm * ClusterM, bn, group);
@@ -220,7 +226,8 @@ struct TmaStore {
         if (th.ct == 0) {
           const int row = t.row0 + (th.consumer * Cfg::kMTiles + i) * 64;
 #pragma unroll
-          for (int q = 0; q < 4; ++q) tma_store(*c.map, t.col0 + chunk * 32 + q * 8, row, buffer + q * kBoxBytes);
+          for (int q = 0; q < 4; ++q)
+            tma_store(*c.map, t.col0 + chunk * 32 + q * 8, row, buffer + q * kBoxBytes);
           store_commit();
         }
       }
@@ -252,7 +259,7 @@ struct WgmmaConfig {
   static constexpr bool kSwapped = Swapped;
   static constexpr int kThreads = 128 * (Consumers + (Specialized ? 1 : 0));
   static constexpr int kABytes = kBM * 128;
-  static constexpr int kBBlockBytes = 64 * 128;  // 2-byte types: 64 rows of K x 64 columns
+  static constexpr int kBBlockBytes = 64 * 128;           // 2-byte types: 64 rows of K x 64 columns
   static constexpr int kStageBytes = kABytes + BN * 128;  // B: 128 bytes of K for each column
   // The stages, the staging buffers, 1024 bytes of slack to align them for the swizzle, and the
   // barriers.
@@ -261,7 +268,8 @@ struct WgmmaConfig {
   static_assert(kBM <= 256 && BN % 64 == 0 && (BN == 128 || BN == 256));
   static_assert(Specialized || !kPersistent, "a persistent block needs a producer running ahead");
   static_assert(kClusterM <= 2, "clusters of two");
-  static_assert(!Swapped || (kClusterM == 1 && !kTmaStore), "the swapped tile stores from registers, unclustered");
+  static_assert(!Swapped || (kClusterM == 1 && !kTmaStore),
+                "the swapped tile stores from registers, unclustered");
 };
 
 // ---- The main loop ----
@@ -324,7 +332,8 @@ struct StageCopier {
     arrive_expect_bytes(full, Cfg::kStageBytes);
     if constexpr (Cfg::kSwapped) {  // B's tile: 32 x 32 boxes, 32 rows of K by 32 columns
 #pragma unroll
-      for (int j = 0; j < Cfg::kBM / 32; ++j) tma_load(a_tile + j * 4096, a_map, t.row0 + 32 * j, step * kBK, full);
+      for (int j = 0; j < Cfg::kBM / 32; ++j)
+        tma_load(a_tile + j * 4096, a_map, t.row0 + 32 * j, step * kBK, full);
     } else {
       tma_load(a_tile, a_map, step * kBK, t.row0, full);
     }
@@ -345,7 +354,8 @@ struct StageCopier {
       tma_load(b_tile, b_map, step * kBK, t.col0, full);
     } else {
 #pragma unroll
-      for (int j = 0; j < Cfg::kBN / 64; ++j) tma_load(b_tile + j * Cfg::kBBlockBytes, b_map, t.col0 + 64 * j, step * kBK, full);
+      for (int j = 0; j < Cfg::kBN / 64; ++j)
+        tma_load(b_tile + j * Cfg::kBBlockBytes, b_map, t.col0 + 64 * j, step * kBK, full);
     }
   }
 };
@@ -360,7 +370,8 @@ __device__ __forceinline__ void produce(typename Cfg::Scheduler work, const Stag
     const StepRange r = steps_of(split, w.range, all_steps);
     for (int step = 0; step < r.count; ++step, ++it) {
       if (it >= Cfg::kStages) {
-        hopper::wait<(Cfg::kClusterM > 1)>(&copier.ring.empty[it % Cfg::kStages], (it / Cfg::kStages - 1) & 1);
+        hopper::wait<(Cfg::kClusterM > 1)>(&copier.ring.empty[it % Cfg::kStages],
+                                           (it / Cfg::kStages - 1) & 1);
       }
       copier.issue(w.tile, r.first + step, it);
     }
@@ -407,7 +418,8 @@ __device__ __forceinline__ void multiply_from_registers(Acc& acc, unsigned (&fra
         const int k = kk * 8 + quarter + 4 * half;  // k % 8 == quarter + 4 * half
         const char* line = box + k * 128;
         fragments[i][kk][2 * half] = *reinterpret_cast<const unsigned*>(line + ((chunk ^ (k % 8)) << 4));
-        fragments[i][kk][2 * half + 1] = *reinterpret_cast<const unsigned*>(line + (((chunk + 2) ^ (k % 8)) << 4));
+        fragments[i][kk][2 * half + 1] =
+            *reinterpret_cast<const unsigned*>(line + (((chunk + 2) ^ (k % 8)) << 4));
       }
   }
   fence();
@@ -423,13 +435,14 @@ __device__ __forceinline__ void multiply_from_registers(Acc& acc, unsigned (&fra
 // block's first thread refills it once every warp is done with it.
 template <class Cfg, class E, class Acc>
 __device__ __forceinline__ void accumulate(Acc& acc, unsigned (&fragments)[Cfg::kMTiles][4][4],
-                                           const StageCopier<Cfg, E>& copier, const TileOrigin& t, StepRange r,
-                                           int& it, const ConsumerThread& th) {
+                                           const StageCopier<Cfg, E>& copier, const TileOrigin& t,
+                                           StepRange r, int& it, const ConsumerThread& th) {
   using namespace hopper;
   const StageRing<Cfg>& ring = copier.ring;
   if constexpr (!Cfg::kSpecialized) {
     if (threadIdx.x == 0)
-      for (int step = 0; step < min(Cfg::kStages, r.count); ++step) copier.issue(t, r.first + step, it + step);
+      for (int step = 0; step < min(Cfg::kStages, r.count); ++step)
+        copier.issue(t, r.first + step, it + step);
   }
   for (int step = 0; step < r.count; ++step, ++it) {
     const int s = it % Cfg::kStages;
@@ -470,14 +483,15 @@ __device__ __forceinline__ void accumulate(Acc& acc, unsigned (&fragments)[Cfg::
 template <class Cfg, class E>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     wgmma_gemm_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
-                      const __grid_constant__ CUtensorMap c_map, GemmArgs g, int group, bool c_pairs, bool c_by_tma,
-                      KSplit split) {
+                      const __grid_constant__ CUtensorMap c_map, GemmArgs g, int group, bool c_pairs,
+                      bool c_by_tma, KSplit split) {
   using Scheduler = typename Cfg::Scheduler;
   extern __shared__ __align__(1024) char smem_raw[];
   const StageRing<Cfg> ring(smem_raw);
   if (threadIdx.x == 0) ring.init();
   Scheduler::barriers_ready();
-  Scheduler work(Cfg::kSwapped ? g.n : g.m, Cfg::kSwapped ? g.m : g.n, Cfg::kBM, Cfg::kBN, group, split.count);
+  Scheduler work(Cfg::kSwapped ? g.n : g.m, Cfg::kSwapped ? g.m : g.n, Cfg::kBM, Cfg::kBN, group,
+                 split.count);
   const StageCopier<Cfg, E> copier{a_map, b_map, ring};
   const int all_steps = (g.k + Cfg::template kBK<E> - 1) / Cfg::template kBK<E>;
   if constexpr (Cfg::kSpecialized) {
@@ -496,7 +510,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   for (WorkItem w; work.next(w);) {
     float acc[Cfg::kMTiles][Cfg::kBN / 2] = {};
     accumulate(acc, fragments, copier, w.tile, steps_of(split, w.range, all_steps), it, th);
-    Cfg::Epilogue::template store<Cfg>(acc, w.tile, c_target(g, split, w.range, c_pairs, c_by_tma, &c_map, ring.staging), th);
+    Cfg::Epilogue::template store<Cfg>(
+        acc, w.tile, c_target(g, split, w.range, c_pairs, c_by_tma, &c_map, ring.staging), th);
   }
   Cfg::Epilogue::finish(th);
   Scheduler::leave();
@@ -566,14 +581,16 @@ void launch_wgmma_with(const GemmArgs& g, cudaStream_t stream, int group, KSplit
                                 : tensor_map(g.b, g.input, g.k, g.n, g.ldb, kBK, 64);
   // TMA stores C where it can: beta = 0 (C is not read) and rows 16-byte aligned; partial sums
   // are stored from registers.
-  const bool c_by_tma = Cfg::kTmaStore && split.count == 1 && g.beta == 0.0F && reinterpret_cast<std::uintptr_t>(g.c) % 16 == 0 &&
-                        g.ldc % 4 == 0;
+  const bool c_by_tma = Cfg::kTmaStore && split.count == 1 && g.beta == 0.0F &&
+                        reinterpret_cast<std::uintptr_t>(g.c) % 16 == 0 && g.ldc % 4 == 0;
   const CUtensorMap c_map =
-      c_by_tma ? tensor_map(g.c, DType::f32, g.m, g.n, g.ldc, 64, 8, CU_TENSOR_MAP_SWIZZLE_NONE) : CUtensorMap{};
+      c_by_tma ? tensor_map(g.c, DType::f32, g.m, g.n, g.ldc, 64, 8, CU_TENSOR_MAP_SWIZZLE_NONE)
+               : CUtensorMap{};
   const int rows = Cfg::kSwapped ? g.n : g.m;
   const int cols = Cfg::kSwapped ? g.m : g.n;
-  const long long items = static_cast<long long>((rows + Cfg::kBM * Cfg::kClusterM - 1) / (Cfg::kBM * Cfg::kClusterM)) *
-                          ((cols + Cfg::kBN - 1) / Cfg::kBN);
+  const long long items =
+      static_cast<long long>((rows + Cfg::kBM * Cfg::kClusterM - 1) / (Cfg::kBM * Cfg::kClusterM)) *
+      ((cols + Cfg::kBN - 1) / Cfg::kBN);
   if (items * Cfg::kClusterM * split.count > 0x7FFFFFFFLL)
     throw std::invalid_argument("gemm: C has more tiles than a grid holds");
   if constexpr (Cfg::kClusterM == 1) {
@@ -587,8 +604,8 @@ void launch_wgmma_with(const GemmArgs& g, cudaStream_t stream, int group, KSplit
     // As many clusters as fit at once, each walking groups of kClusterM tiles.
     const long long clusters = std::min<long long>(items, resident_clusters<Cfg, E>());
     const ClusterLaunch<Cfg> launch(static_cast<unsigned>(clusters * Cfg::kClusterM), stream);
-    SMEMLAB_CUDA_CHECK(cudaLaunchKernelEx(&launch.config, wgmma_gemm_kernel<Cfg, E>, a_map, b_map, c_map, g, group,
-                                          c_pairs_aligned(g), c_by_tma, split));
+    SMEMLAB_CUDA_CHECK(cudaLaunchKernelEx(&launch.config, wgmma_gemm_kernel<Cfg, E>, a_map, b_map, c_map, g,
+                                          group, c_pairs_aligned(g), c_by_tma, split));
   }
 }
 
@@ -604,7 +621,8 @@ void launch_wgmma(const GemmArgs& args, const LaunchContext& ctx, int group, int
   const KRanges ranges = k_ranges(args.k, k_step(args.input), splits);
   KSplit split{ranges.count, ranges.steps_per_range};
   std::optional<PartialSums> partials;
-  if (ranges.count > 1) split.partials = partials.emplace(args, ranges.count, aligned.workspace_used(), ctx.stream).data();
+  if (ranges.count > 1)
+    split.partials = partials.emplace(args, ranges.count, aligned.workspace_used(), ctx.stream).data();
   with_input_type(args.input, [&](auto e) {
     if constexpr (!Cfg::kSwapped || kIsTf32<decltype(e)>)
       launch_wgmma_with<Cfg, decltype(e)>(aligned.args(), ctx.stream, group, split);
