@@ -20,6 +20,7 @@
 #include "smemlab/matmul.hpp"
 #include "bench/device_memory.hpp"
 #include "bench/verify.hpp"
+#include "matmul/skinny.hpp"
 #include "matmul/tuning.hpp"
 
 using namespace smemlab;
@@ -103,9 +104,9 @@ const std::vector<Case>& cases() {
 // process's start on the GPU costs more than most cases.
 class MatmulVariant : public testing::TestWithParam<std::string> {};
 
-// Runs `launch` on one case and checks C against the CPU reference, and C's padding.
+// Runs `launch` on one case and checks C against the CPU reference, and C's padding; returns C.
 template <class Launch>
-void expect_matches_reference(const Case& cs, Launch&& launch) {
+std::vector<float> expect_matches_reference(const Case& cs, Launch&& launch) {
   const Inputs& in = inputs_for(cs);
   DeviceBuffer<float> a(in.a.size());
   DeviceBuffer<float> b(in.b.size());
@@ -131,6 +132,7 @@ void expect_matches_reference(const Case& cs, Launch&& launch) {
       clobbered += std::memcmp(&got[static_cast<std::size_t>(r) * in.ldc + col], &kSentinel,
                                sizeof(float)) != 0;
   EXPECT_EQ(clobbered, 0U) << "elements of C's padding were written";
+  return got;
 }
 
 TEST_P(MatmulVariant, MatchesTheCpuReferenceOnEveryCase) {
@@ -145,6 +147,22 @@ TEST_P(MatmulVariant, MatchesTheCpuReferenceOnEveryCase) {
     } catch (const std::exception& e) {
       ADD_FAILURE() << case_name(cs) << " threw: " << e.what();
     }
+  }
+}
+
+// 13's ranges of K, whose partial sums a second launch adds in range order, few rows and few
+// columns: checked against the CPU reference, and the same bits on a second run.
+TEST(MatmulSkinny, RangesOfKGiveTheSameBitsOnEveryRun) {
+  SMEMLAB_REQUIRE_GPU();
+  int sms = 0;
+  SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  for (const Case& cs : {Case{3, 4096, 4096, 0, 1.0F, 0.0F}, Case{3000, 5, 2000, 3, 1.5F, -0.75F},
+                         Case{2, 2000, 9000, 0, 1.0F, 0.0F}, Case{9000, 3, 5000, 4, 0.5F, 2.0F}}) {
+    SCOPED_TRACE(case_name(cs));
+    ASSERT_GT(matmul::detail::plan_skinny(cs.m, cs.n, cs.k, sms).ranges, 1);
+    const std::vector<float> first = expect_matches_reference(cs, matmul::detail::launch_skinny);
+    const std::vector<float> second = expect_matches_reference(cs, matmul::detail::launch_skinny);
+    EXPECT_EQ(std::memcmp(first.data(), second.data(), first.size() * sizeof(float)), 0);
   }
 }
 
