@@ -11,13 +11,13 @@
 //   once the whole block has finished reading it. With it (step 08) a producer warpgroup only
 //   issues copies, a full/empty pair of mbarriers per stage hands the stages back and forth,
 //   and setmaxnreg moves the producer's registers to the consumers.
-// - Which tiles a block computes, and in what order, is its tile scheduler, a type the step's
-//   configuration names: StaticTiles (one block per tile), PersistentTiles (one block per SM
-//   walking the tiles, step 09 on), ClusterTiles<2> (step 11: blocks in pairs on tiles one above
-//   the other share B's tile, each copying half of it into both blocks' shared memory with one
-//   multicast TMA copy). With K split (step 12) a work item is a tile and one of `count` ranges
-//   of its K-steps; each writes its partial sums to the workspace, and a second kernel adds them
-//   in range order.
+// - A block's work items are tiles of C; with K split (step 12), a tile and one of `count` ranges
+//   of its K-steps, each writing its partial sums to the workspace for a second kernel that adds
+//   them in range order. Which items a block takes, and in what order, is its tile scheduler, a
+//   type the step's configuration names: StaticTiles (one block per item), PersistentTiles (one
+//   block per SM walking the items, step 09 on), ClusterTiles<2> (step 11: blocks in pairs on
+//   tiles one above the other share B's tile, each copying half of it into both blocks' shared
+//   memory with one multicast TMA copy).
 // - How the accumulators reach C is the epilogue, a type as well: RegisterStore (from
 //   registers) or TmaStore (step 10 on: through staging buffers in shared memory, boxes of
 //   32-byte rows, from which TMA stores them).
@@ -267,7 +267,7 @@ struct WgmmaConfig {
       static_cast<std::size_t>(kStageBytes) * Stages + kStagingTotal + 1024 + 16 * Stages;
   static_assert(kBM <= 256 && BN % 64 == 0 && (BN == 128 || BN == 256));
   static_assert(Specialized || !kPersistent, "a persistent block needs a producer running ahead");
-  static_assert(kClusterM <= 2, "clusters of two");
+  static_assert(kClusterM == 1 || kClusterM == 2, "single blocks, or clusters of two");
   static_assert(!Swapped || (kClusterM == 1 && !kTmaStore),
                 "the swapped tile stores from registers, unclustered");
 };

@@ -581,7 +581,14 @@ TEST(ExplainRender, LoadsBesideWgmmaAreComparedByTheirAddresses) {
 
   // A kernel without wgmma is held to the L1's count, ldmatrix included.
   const VariantInfo pipelined = find_registered("tensor-matmul/pipelined");
-  ASSERT_FALSE(pipelined.model(shape, DType::tf32).tensor_cores_read_shared);
+  const AccessModel mma = pipelined.model(shape, DType::tf32);
+  ASSERT_FALSE(mma.tensor_cores_read_shared);
+  counters.grid_blocks = mma.blocks;
+  counters.ld_wavefronts = static_cast<double>(predict(mma).ld_wavefronts);
+  counters.addr_ld_wavefronts = 0.5 * counters.ld_wavefronts;  // ldmatrix left out
+  const auto measured = nlohmann::json::parse(explain::render_json(
+      explain::explain(pipelined, shape, DType::tf32, explain::arch_limits(9, 0), &counters, nullptr)))["measured"];
+  EXPECT_EQ(measured["ld_wavefronts"]["measured"].get<double>(), counters.ld_wavefronts);
 }
 
 // `explain --all`: every modelled variant in every type it runs, one JSON object each.
