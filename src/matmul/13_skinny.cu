@@ -271,9 +271,9 @@ SkinnyPlan compute_plan(int m, int n, int k, int sms) {
   const auto range_of = [&](long long ranges) {
     return ranges == 1 ? static_cast<long long>(k) : ((k + ranges - 1) / ranges + round_k - 1) / round_k * round_k;
   };
-  long long best_range = range_of(fewest);
+  long long best_range = 0;
   long long best_cost = -1;
-  for (long long r = fewest; r <= std::min(by_k, 4 * fewest); ++r) {
+  for (long long r = fewest; r <= std::min(by_k, 4 * fewest); ++r) {  // fewest <= by_k: one at least
     const long long range = range_of(r);
     const long long ranges = (k + range - 1) / range;  // rounding up the range may leave fewer
     const long long cost = (p.blocks * ranges + sms - 1) / sms * range;

@@ -249,6 +249,14 @@ TEST(TensorMatmulAutotuned, RepacksIntoTheCallersWorkspace) {
 // hand-picked split needs more than workspace_bytes, which counts the chooser's own split).
 class TensorMatmulKernel : public testing::TestWithParam<Param> {};
 
+// A runner that launches one choice of the default call, as that call would.
+auto launches(const tensor_matmul::KernelChoice& choice) {
+  return [choice](const tensor_matmul::GemmArgs& g, const LaunchContext& ctx) {
+    tensor_matmul::validate(g);
+    tensor_matmul::gemm_kernel(choice, g, ctx);
+  };
+}
+
 TEST_P(TensorMatmulKernel, MatchesTheCpuReferenceWholeAndSplit) {
   SMEMLAB_REQUIRE_GPU();
   if (!tensor_matmul::device_supported()) GTEST_SKIP() << "needs compute capability 8.0 or later";
@@ -259,12 +267,7 @@ TEST_P(TensorMatmulKernel, MatchesTheCpuReferenceWholeAndSplit) {
     GTEST_SKIP() << tensor_matmul::detail::why_no_wgmma();
   for (const int splits : shape.splits_k ? std::vector<int>{1, 3, 40} : std::vector<int>{1}) {
     SCOPED_TRACE("K in up to " + std::to_string(splits) + " ranges");
-    const tensor_matmul::KernelChoice choice{shape.name, splits};
-    const auto run = [&](const tensor_matmul::GemmArgs& g, const LaunchContext& ctx) {
-      tensor_matmul::validate(g);
-      tensor_matmul::gemm_kernel(choice, g, ctx);
-    };
-    expect_every_case_matches(run, type, false);
+    expect_every_case_matches(launches({shape.name, splits}), type, false);
   }
 }
 
@@ -285,13 +288,7 @@ INSTANTIATE_TEST_SUITE_P(TensorMatmul, TensorMatmulKernel, testing::ValuesIn(ker
 TEST(TensorMatmulCudaCoreSkinny, MatchesTheCpuReferenceOnEveryCase) {
   SMEMLAB_REQUIRE_GPU();
   if (!tensor_matmul::device_supported()) GTEST_SKIP() << "needs compute capability 8.0 or later";
-  const tensor_matmul::KernelChoice choice{tensor_matmul::kCudaCoreSkinny, 1};
-  expect_every_case_matches(
-      [&](const tensor_matmul::GemmArgs& g, const LaunchContext& ctx) {
-        tensor_matmul::validate(g);
-        tensor_matmul::gemm_kernel(choice, g, ctx);
-      },
-      DType::tf32, false);
+  expect_every_case_matches(launches({tensor_matmul::kCudaCoreSkinny, 1}), DType::tf32, false);
 }
 
 // Split-K adds its ranges in a fixed order, through the workspace (split_k) or in a cluster
