@@ -19,6 +19,8 @@ const BenchFamily& transpose_family();
 const BenchFamily& scan_family();
 // Counts per bin (bytes into 256 bins; floats into 1,024 to 65,536) against cub::DeviceHistogram.
 const BenchFamily& histogram_family();
+// Fused attention forward (bf16, half) against the unfused cuBLAS path.
+const BenchFamily& attention_family();
 const BenchFamily& banks_family();
 
 // "2^K" for powers of two, the decimal number otherwise: how the reduction sizes are written.

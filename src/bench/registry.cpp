@@ -11,9 +11,10 @@
 namespace smemlab {
 
 std::span<const BenchFamily* const> families() {
-  static const std::array all{&matmul_family(), &tensor_matmul_family(), &reduction_family(), &scan_family(), &histogram_family(), &transpose_family(),
-                             &banks_family(), &matmul_tiles_family(),
-                             &tensor_matmul_tiles_family()};
+  static const std::array all{
+      &matmul_family(),       &tensor_matmul_family(),      &reduction_family(), &scan_family(),
+      &histogram_family(),    &transpose_family(),          &attention_family(), &banks_family(),
+      &matmul_tiles_family(), &tensor_matmul_tiles_family()};
   return all;
 }
 

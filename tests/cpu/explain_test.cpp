@@ -412,7 +412,7 @@ TEST(ExplainRender, JsonAndTextAgreeForEveryModelledVariant) {
 // names the previous entry of its table, and what it bought in the committed runs.
 TEST(ExplainSteps, SayWhatChangedAndWhatItBought) {
   using smemlab::testing::run_cli;
-  for (const char* name : {"matmul", "tensor-matmul", "reduction", "scan", "histogram", "transpose"}) {
+  for (const char* name : {"matmul", "tensor-matmul", "reduction", "scan", "histogram", "transpose", "attention"}) {
     const std::vector<VariantInfo> table = find_family(name).variants();
     for (std::size_t i = 0; i < table.size(); ++i) {
       SCOPED_TRACE(table[i].id());

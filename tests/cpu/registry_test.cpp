@@ -95,7 +95,7 @@ TEST(Registry, FamiliesAreListedInOrder) {
   std::vector<std::string> seen;
   for (const auto& v : registered_variants())
     if (seen.empty() || seen.back() != v.family) seen.emplace_back(v.family);
-  EXPECT_EQ(seen, (std::vector<std::string>{"matmul", "tensor-matmul", "reduction", "scan", "histogram", "transpose", "banks"}));
+  EXPECT_EQ(seen, (std::vector<std::string>{"matmul", "tensor-matmul", "reduction", "scan", "histogram", "transpose", "attention", "banks"}));
 }
 
 TEST(Registry, MatmulHasTheTutorialsProgression) {

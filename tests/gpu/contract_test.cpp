@@ -23,8 +23,9 @@
 #include "bench/verify.hpp"
 #include "smemlab/cublas.hpp"
 #include "smemlab/device_buffer.hpp"
-#include "smemlab/matmul.hpp"
+#include "smemlab/attention.hpp"
 #include "smemlab/histogram.hpp"
+#include "smemlab/matmul.hpp"
 #include "smemlab/reduce.hpp"
 #include "smemlab/scan.hpp"
 #include "smemlab/tensor_matmul.hpp"
@@ -272,6 +273,65 @@ class HistogramCall : public Call {
   std::vector<float> host_;
 };
 
+// Causal attention over 2 batches x 4 query heads sharing 2 kv heads, 77 queries and 90 keys
+// of head dim 64: O against the reference's rows, each within twice the norm-wise bound.
+class AttentionCall : public Call {
+ public:
+  explicit AttentionCall(const attention::AttentionVariant& v) : variant_(v) {
+    workspace_ = DeviceBuffer<std::byte>(std::max<std::size_t>(attention::workspace_bytes(v, args(nullptr)), 1));
+  }
+  void fill(unsigned seed, cudaStream_t stream) override {
+    const auto upload = [&](DeviceBuffer<__nv_bfloat16>& to, std::vector<float>& values, unsigned s) {
+      values = random_floats(to.size(), s);
+      std::vector<__nv_bfloat16> stored(values.size());
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        stored[i] = __float2bfloat16(values[i]);
+        values[i] = __bfloat162float(stored[i]);
+      }
+      SMEMLAB_CUDA_CHECK(cudaMemcpyAsync(to.data(), stored.data(), to.bytes(), cudaMemcpyHostToDevice, stream));
+      SMEMLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+    };
+    upload(q_, qf_, seed);
+    upload(k_, kf_, seed + 7);
+    upload(v_, vf_, seed + 13);
+    out_.poison(stream);
+    workspace_.poison(stream);
+  }
+  void run(const LaunchContext& ctx) override { attention::run(variant_, args(workspace_.data()), ctx); }
+  std::string check(cudaStream_t stream) override {
+    const std::vector<__nv_bfloat16> got = download(out_, stream);
+    std::vector<double> want(got.size()), lse(got.size() / kShape.head_dim);
+    attention::reference(kShape, qf_, q_strides(), kf_, kv_strides(), vf_, kv_strides(), want, lse);
+    double diff = 0.0, norm = 0.0;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      const double e = __bfloat162float(got[i]) - want[i];
+      diff += e * e;
+      norm += want[i] * want[i];
+    }
+    const double error = std::sqrt(diff / norm);
+    return error <= attention::relative_tolerance(DType::bf16) ? std::string()
+                                                                : "relative error " + std::to_string(error);
+  }
+
+ private:
+  static constexpr attention::Shape kShape{.batch = 2, .q_heads = 4, .kv_heads = 2, .q_len = 77, .kv_len = 90,
+                                           .head_dim = 64, .causal = true, .scale = 0.25F};
+  static attention::Strides q_strides() { return attention::dense_strides(4, 77, 64); }
+  static attention::Strides kv_strides() { return attention::dense_strides(2, 90, 64); }
+  attention::Args args(void* workspace) {
+    return {.type = DType::bf16, .shape = kShape, .q = q_.data(), .q_strides = q_strides(), .k = k_.data(),
+            .k_strides = kv_strides(), .v = v_.data(), .v_strides = kv_strides(), .o = out_.data(),
+            .o_strides = q_strides(), .workspace = workspace, .workspace_size = workspace_.size()};
+  }
+  const attention::AttentionVariant& variant_;
+  DeviceBuffer<__nv_bfloat16> q_{2 * 4 * 77 * 64};
+  DeviceBuffer<__nv_bfloat16> k_{2 * 2 * 90 * 64};
+  DeviceBuffer<__nv_bfloat16> v_{2 * 2 * 90 * 64};
+  DeviceBuffer<__nv_bfloat16> out_{2 * 4 * 77 * 64};
+  DeviceBuffer<std::byte> workspace_;
+  std::vector<float> qf_, kf_, vf_;
+};
+
 constexpr int kRows = 97;
 constexpr int kCols = 130;
 
@@ -315,6 +375,7 @@ std::vector<std::string> gpu_variants() {
   for (const auto& v : scan::variants()) out.push_back(v.info.id());
   for (const auto& v : histogram::variants()) out.push_back(v.info.id());
   for (const auto& v : transpose::variants()) out.push_back(v.info.id());
+  for (const auto& v : attention::variants()) out.push_back(v.info.id());
   return out;
 }
 
@@ -335,6 +396,7 @@ std::unique_ptr<Call> make_call(const std::string& id, std::string& why) {
     why = v.info.why_unavailable();
     return why.empty() ? std::make_unique<HistogramCall>(v) : nullptr;
   }
+  if (family == "attention") return std::make_unique<AttentionCall>(attention::find(name));
   return std::make_unique<TransposeCall>(transpose::find(name));
 }
 

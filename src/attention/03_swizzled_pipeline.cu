@@ -1,0 +1,182 @@
+// 03 — ldmatrix, swizzled tiles, a cp.async pipeline and 32 rows a warp. Changed from 02: the
+// shared tiles of Q, K and V are dense, with chunk c of row r stored at chunk c XOR (r % 8), so
+// the eight rows one ldmatrix phase reads lie in eight different 16-byte bank groups without
+// 02's padding. ldmatrix loads Q's and K's fragments four 8 x 8 matrices at a time, and
+// ldmatrix.trans loads V's fragments transposed, where 02 assembled each register from one
+// 4-byte or two 2-byte reads. Each warp owns 32 query rows (two fragments of 16; 16 at head dim
+// 256, where the accumulators would not fit), so each fragment of K and V read from shared memory
+// serves twice the rows: a Q tile is 128 rows. K and V come in by cp.async into two stages: the
+// next tile's copies are in flight while this one is computed, behind one barrier a tile.
+// Should buy: shared-memory wavefronts a multiply-add down about 8x from 02 (4x from ldmatrix's
+// width, 2x from the rows a warp), global loads hidden behind the tensor cores: bound by the
+// tensor cores and the softmax's exponentials instead of shared memory.
+#include "attention/attention_device.cuh"
+#include "attention/variants.hpp"
+#include "core/cp_async.cuh"
+
+namespace smemlab::attention::detail {
+namespace {
+
+using smemlab::detail::cp_async16;
+using smemlab::detail::cp_async_commit;
+using smemlab::detail::cp_async_wait;
+
+constexpr int kThreads = 128;  // four warps
+
+// Fragments of 16 rows a warp: two, so that each K and V fragment serves 32 rows; one at head
+// dim 256, where two would need 256 accumulators a thread.
+template <int D>
+constexpr int kFragments = D == 256 ? 1 : 2;
+template <int D>
+constexpr int kRows = 4 * 16 * kFragments<D>;  // Q rows a block
+// Keys a K/V tile.
+template <int D>
+constexpr int kKeys = 64;
+
+template <int D>
+constexpr int tile_bytes(int rows) {
+  return rows * D * 2;
+}
+template <int D>
+constexpr int smem_bytes() {
+  return tile_bytes<D>(kRows<D>) + 2 * 2 * tile_bytes<D>(kKeys<D>);  // Q, then two stages of K and V
+}
+
+// Byte offset of 16-byte chunk c of row r in a swizzled tile of rows D elements long (D >= 64,
+// so a row is at least 128 bytes: eight chunks to permute).
+template <int D>
+__device__ __forceinline__ int swizzled(int r, int c) {
+  return r * D * 2 + ((c ^ (r & 7)) << 4);
+}
+
+// Rows [first, first + Rows) of a [len, D] matrix into a swizzled tile by cp.async; rows at or
+// past `len` are zero-filled (the copy reads nothing; its source stays a valid row, the first).
+template <class T, int Rows, int D>
+__device__ __forceinline__ void copy_tile(unsigned char* tile, const T* rows, std::int64_t stride, int first,
+                                          int len) {
+  constexpr int kChunks = D * 2 / 16;
+  for (int c = static_cast<int>(threadIdx.x); c < Rows * kChunks; c += kThreads) {
+    const int r = c / kChunks;
+    const int chunk = c % kChunks;
+    const bool inside = first + r < len;
+    cp_async16(tile + swizzled<D>(r, chunk), rows + (inside ? (first + r) * stride : 0) + chunk * 8,
+               inside ? 16 : 0);
+  }
+}
+
+template <class T, int D>
+__global__ void __launch_bounds__(kThreads) swizzled_pipeline_kernel(Problem<T> p) {
+  constexpr int F = kFragments<D>;
+  extern __shared__ __align__(128) unsigned char smem[];
+  unsigned char* const q_tile = smem;
+  const auto k_tile = [&](int stage) {
+    return smem + tile_bytes<D>(kRows<D>) + stage * 2 * tile_bytes<D>(kKeys<D>);
+  };
+  const auto v_tile = [&](int stage) { return k_tile(stage) + tile_bytes<D>(kKeys<D>); };
+
+  const BlockRows at = block_rows(p);
+  const int first_row = at.tile * kRows<D>;
+  const auto [q, k, v] = head_inputs(p, at);
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  // Fragment f of this warp: rows 16 (F warp + f) to 16 (F warp + f) + 15 of the tile.
+  WarpRows<kKeys<D>, D> rows[F];
+#pragma unroll
+  for (int f = 0; f < F; ++f) rows[f] = {.top = first_row + 16 * (F * warp + f) + lane / 4, .t = lane % 4};
+  const KeyRange keys = key_range(p, first_row, kRows<D>);
+  const int tiles = (keys.end + kKeys<D> - 1) / kKeys<D>;
+  // ldmatrix: lane l gives a row address of matrix l / 8.
+  const int matrix = lane / 8;
+  const int matrix_row = lane % 8;
+
+  copy_tile<T, kRows<D>, D>(q_tile, q, p.qs.seq, first_row, p.q_len);
+  const auto copy_keys = [&](int tile, int stage) {
+    copy_tile<T, kKeys<D>, D>(k_tile(stage), k, p.ks.seq, tile * kKeys<D>, p.kv_len);
+    copy_tile<T, kKeys<D>, D>(v_tile(stage), v, p.vs.seq, tile * kKeys<D>, p.kv_len);
+  };
+  if (tiles > 0) copy_keys(0, 0);
+  cp_async_commit();
+
+  float acc[F][D / 8][4] = {};
+  for (int tile = 0; tile < tiles; ++tile) {
+    const int stage = tile % 2;
+    cp_async_wait<0>();  // this thread's copies of the tile have landed ...
+    __syncthreads();     // ... and everyone's; everyone is done with the other stage
+    if (tile + 1 < tiles) copy_keys(tile + 1, 1 - stage);
+    cp_async_commit();
+
+    float s[F][kKeys<D> / 8][4] = {};
+#pragma unroll
+    for (int kk = 0; kk < D / 16; ++kk) {
+      // Q's A fragments: matrices (rows 0-7 | 8-15) x (k 0-7 | 8-15), rows first.
+      std::uint32_t a[F][4];
+#pragma unroll
+      for (int f = 0; f < F; ++f)
+        ldmatrix_x4(a[f], q_tile + swizzled<D>(16 * (F * warp + f) + 8 * (matrix % 2) + matrix_row,
+                                               2 * kk + matrix / 2));
+#pragma unroll
+      for (int np = 0; np < kKeys<D> / 16; ++np) {  // two tiles of 8 keys: (keys 0-7 | 8-15) x (k 0-7 | 8-15)
+        std::uint32_t b[4];
+        ldmatrix_x4(
+            b, k_tile(stage) + swizzled<D>(16 * np + 8 * (matrix / 2) + matrix_row, 2 * kk + matrix % 2));
+#pragma unroll
+        for (int f = 0; f < F; ++f) {
+          mma16816<T>(s[f][2 * np], a[f], b[0], b[1]);
+          mma16816<T>(s[f][2 * np + 1], a[f], b[2], b[3]);
+        }
+      }
+    }
+    const bool masked = (tile + 1) * kKeys<D> > keys.unmasked_end;
+#pragma unroll
+    for (int f = 0; f < F; ++f) {
+      if (masked) rows[f].mask(s[f], p, tile * kKeys<D>);
+      rows[f].update(s[f], acc[f], p.scale_log2);
+    }
+#pragma unroll
+    for (int kk = 0; kk < kKeys<D> / 16; ++kk) {
+      std::uint32_t a[F][4];
+#pragma unroll
+      for (int f = 0; f < F; ++f) p_fragment<T, kKeys<D>>(a[f], s[f], kk);
+#pragma unroll
+      for (int np = 0; np < D / 16; ++np) {  // V transposed: (keys 0-7 | 8-15) x (dims 0-7 | 8-15)
+        std::uint32_t b[4];
+        ldmatrix_x4_trans(
+            b, v_tile(stage) + swizzled<D>(16 * kk + 8 * (matrix % 2) + matrix_row, 2 * np + matrix / 2));
+#pragma unroll
+        for (int f = 0; f < F; ++f) {
+          mma16816<T>(acc[f][2 * np], a[f], b[0], b[1]);
+          mma16816<T>(acc[f][2 * np + 1], a[f], b[2], b[3]);
+        }
+      }
+    }
+  }
+  cp_async_wait<0>();  // no copy outlives the block (Q's, where no tile was needed)
+#pragma unroll
+  for (int f = 0; f < F; ++f) rows[f].store(p, at, acc[f]);
+}
+
+void launch(const Args& a, const LaunchContext& ctx) {
+  with_element_type(a.type, [&]<class T>(T) {
+    const auto go = [&]<int D>() {
+      launch_fused<T>(swizzled_pipeline_kernel<T, D>, a, kRows<D>, kThreads, smem_bytes<D>(), ctx.stream);
+    };
+    if (a.shape.head_dim == 64) go.template operator()<64>();
+    if (a.shape.head_dim == 128) go.template operator()<128>();
+    if (a.shape.head_dim == 256) go.template operator()<256>();
+  });
+}
+
+}  // namespace
+
+AttentionVariant swizzled_pipeline_variant() {
+  return {{.family = "attention",
+           .name = "swizzled_pipeline",
+           .description =
+               "02 with swizzled tiles, ldmatrix(.trans) fragments, 32 rows a warp, K/V copies in flight",
+           .technique = "conflict-free shared tiles and a two-stage cp.async pipeline",
+           .smem = SmemKind::dynamic_alloc,
+           .why_no_model = "not modelled yet: its wavefronts are not derived"},
+          {[](const Args&) { return std::size_t{0}; }, launch}};
+}
+
+}  // namespace smemlab::attention::detail

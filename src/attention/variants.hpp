@@ -1,0 +1,19 @@
+#pragma once
+#include "smemlab/attention.hpp"
+
+// The attention steps in teaching order, the reference first: each line names the function that
+// builds a variant's record in its own file (src/attention/NN_*.cu). This list is the family's
+// table; a new variant is its file and one line here.
+#define SMEMLAB_ATTENTION_STEPS(STEP)                                                                 \
+  STEP(unfused_variant)           /* 00 S = QK^T by cuBLAS, a softmax kernel, O = PV: the reference */ \
+  STEP(fused_tile_variant)        /* 01 one block a Q tile, S and P in shared memory                */ \
+  STEP(split_rows_variant)        /* 02 warps split Q's rows: S and P stay in registers             */ \
+  STEP(swizzled_pipeline_variant) /* 03 swizzled tiles, ldmatrix, K and V copies in flight          */
+
+namespace smemlab::attention::detail {
+
+#define SMEMLAB_DECLARE_STEP(make) AttentionVariant make();
+SMEMLAB_ATTENTION_STEPS(SMEMLAB_DECLARE_STEP)
+#undef SMEMLAB_DECLARE_STEP
+
+}  // namespace smemlab::attention::detail

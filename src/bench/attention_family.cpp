@@ -1,0 +1,182 @@
+// The attention family in the benchmark: a size is the sequence length N (queries and keys
+// alike), with 16,384 tokens a batch (batch = 16,384 / N, at least 1) and heads x head_dim =
+// 2,048, as the comparisons with cuDNN and FlashAttention quote it. Each size runs head dims 128
+// and 64, non-causal and causal, as rows labelled "bf16 hd128 causal". Throughput is TFLOP/s of
+// the two products, 4 batch heads N^2 head_dim a run, halved for causal masks. Every output is
+// checked before it is timed: rows spread over the batch, the heads and the sequence against the
+// double-precision reference, and their log-sum-exp.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "bench/device_memory.hpp"
+#include "bench/families.hpp"
+#include "smemlab/attention.hpp"
+#include "smemlab/cublas.hpp"
+#include "smemlab/device_buffer.hpp"
+#include "smemlab/error.hpp"
+
+namespace smemlab {
+namespace {
+
+constexpr int kTokens = 16384;     // tokens a batch
+constexpr int kModelWidth = 2048;  // heads x head_dim
+constexpr int kCheckedRows = 48;   // rows compared with the reference, per case
+
+template <class Storage>
+std::vector<float> to_float(const DeviceBuffer<Storage>& device, cudaStream_t stream) {
+  std::vector<Storage> raw(device.size());
+  device.download(raw, stream);
+  std::vector<float> out(raw.size());
+  for (std::size_t i = 0; i < raw.size(); ++i) out[i] = static_cast<float>(raw[i]);  // exact
+  return out;
+}
+
+attention::Shape shape_of(int seq, int head_dim, bool causal) {
+  return {.batch = std::max(1, kTokens / seq),
+          .q_heads = kModelWidth / head_dim,
+          .kv_heads = kModelWidth / head_dim,
+          .q_len = seq,
+          .kv_len = seq,
+          .head_dim = head_dim,
+          .causal = causal,
+          .scale = 1.0F / std::sqrt(static_cast<float>(head_dim))};
+}
+
+template <class Storage>
+std::vector<BenchRow> run_case(const attention::Shape& s, DType type,
+                               std::span<const attention::AttentionVariant* const> chosen,
+                               const std::string& size, const BenchContext& ctx) {
+  const std::string label = fmt::format("{} hd{}{}", dtype_name(type), s.head_dim, s.causal ? " causal" : "");
+  ctx.progress(fmt::format("attention {} {}: inputs", label, size), false);
+  const std::size_t elements = static_cast<std::size_t>(s.batch) * s.q_heads * s.q_len * s.head_dim;
+  const std::size_t rows = static_cast<std::size_t>(s.batch) * s.q_heads * s.q_len;
+  DeviceBuffer<Storage> q(elements), k(elements), v(elements), o(elements);
+  DeviceBuffer<float> lse(rows);
+  fill_uniform(q.data(), elements, 11, -1.0F, 1.0F, ctx.stream);
+  fill_uniform(k.data(), elements, 12, -1.0F, 1.0F, ctx.stream);
+  fill_uniform(v.data(), elements, 13, -1.0F, 1.0F, ctx.stream);
+  const attention::Strides dense = attention::dense_strides(s.q_heads, s.q_len, s.head_dim);
+  attention::Args args{.type = type,
+                       .shape = s,
+                       .q = q.data(),
+                       .q_strides = dense,
+                       .k = k.data(),
+                       .k_strides = dense,
+                       .v = v.data(),
+                       .v_strides = dense,
+                       .o = o.data(),
+                       .o_strides = dense,
+                       .lse = lse.data()};
+  std::size_t workspace_bytes = 0;
+  for (const auto* var : chosen)
+    workspace_bytes = std::max(workspace_bytes, attention::workspace_bytes(*var, args));
+  DeviceBuffer<std::byte> workspace(workspace_bytes);
+  args.workspace = workspace.data();
+  args.workspace_size = workspace.size();
+
+  // The checked rows, evenly spread over all of them (first and last included), and their
+  // reference values.
+  const std::vector<float> hq = to_float(q, ctx.stream), hk = to_float(k, ctx.stream),
+                           hv = to_float(v, ctx.stream);
+  std::vector<std::size_t> checked;
+  for (int r = 0; r < kCheckedRows; ++r) checked.push_back(r * (rows - 1) / (kCheckedRows - 1));
+  std::vector<double> want(checked.size() * s.head_dim), want_lse(checked.size());
+  for (std::size_t r = 0; r < checked.size(); ++r) {
+    const std::size_t row = checked[r];
+    const auto i = static_cast<int>(row % s.q_len), h = static_cast<int>(row / s.q_len % s.q_heads),
+               b = static_cast<int>(row / s.q_len / s.q_heads);
+    attention::reference_row(s, hq, dense, hk, dense, hv, dense, b, h, i,
+                             std::span(want).subspan(r * s.head_dim, s.head_dim), want_lse[r]);
+  }
+
+  const CublasHandle cublas;
+  const LaunchContext launch_ctx{ctx.stream, cublas.get()};
+  std::vector<Candidate> candidates;
+  for (const auto* var : chosen)
+    candidates.push_back(
+        {.name = std::string(var->info.name),
+         .check =
+             [&, var] {
+               SMEMLAB_CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0xFF, workspace.bytes(), ctx.stream));
+               o.poison(ctx.stream);
+               lse.poison(ctx.stream);
+               attention::run(*var, args, launch_ctx);
+               const std::vector<float> got = to_float(o, ctx.stream);
+               std::vector<float> got_lse(rows);
+               lse.download(got_lse, ctx.stream);
+               double diff = 0.0, norm = 0.0, worst = 0.0, lse_error = 0.0;
+               for (std::size_t r = 0; r < checked.size(); ++r) {
+                 for (int c = 0; c < s.head_dim; ++c) {
+                   const double d = got[checked[r] * s.head_dim + c] - want[r * s.head_dim + c];
+                   diff += d * d;
+                   norm += want[r * s.head_dim + c] * want[r * s.head_dim + c];
+                   worst = std::max(worst, std::isnan(d) ? INFINITY : std::abs(d));
+                 }
+                 const double e =
+                     std::abs(got_lse[checked[r]] - want_lse[r]) / std::max(1.0, std::abs(want_lse[r]));
+                 lse_error = std::max(lse_error, std::isnan(e) ? INFINITY : e);
+               }
+               const double error = std::sqrt(diff / norm);
+               const double rms = std::sqrt(norm / static_cast<double>(want.size()));
+               return Check{error <= attention::relative_tolerance(type) && lse_error <= 1e-4, error,
+                            worst / rms, "cpu-fp64-rows"};
+             },
+         .launch = [&, var] { attention::run(*var, args, launch_ctx); },
+         .dtype_label = label});
+  const double flops = 4.0 * s.batch * s.q_heads * static_cast<double>(s.q_len) * s.kv_len * s.head_dim;
+  const Workload work{.size = size,
+                      .rate = Rate::tensor_flops(s.causal ? flops / 2 : flops, ctx.device, type)};
+  return measure("attention", type, work, candidates, ctx);
+}
+
+std::vector<BenchRow> run_attention(const Shape& shape, DType type, std::span<const std::string_view> names,
+                                    const BenchContext& ctx) {
+  const std::int64_t seq = count(shape);
+  if (seq > kTokens)
+    throw UsageError(fmt::format("attention sizes are sequence lengths up to {} (got {})", kTokens, seq));
+  std::vector<const attention::AttentionVariant*> chosen{&attention::find("unfused")};
+  for (const auto name : names) {
+    const auto& v = attention::find(name);
+    if (v.info.why_unavailable().empty() && !v.info.reference) chosen.push_back(&v);
+  }
+  std::vector<BenchRow> rows;
+  for (const int head_dim : {128, 64})
+    for (const bool causal : {false, true}) {
+      const attention::Shape s = shape_of(static_cast<int>(seq), head_dim, causal);
+      std::vector<BenchRow> more = type == DType::f16
+                                       ? run_case<__half>(s, type, chosen, std::to_string(seq), ctx)
+                                       : run_case<__nv_bfloat16>(s, type, chosen, std::to_string(seq), ctx);
+      rows.insert(rows.end(), more.begin(), more.end());
+    }
+  return rows;
+}
+
+}  // namespace
+
+const BenchFamily& attention_family() {
+  static const BenchFamily family(
+      {.name = "attention",
+       .form = SizeForm::count,
+       .max_dim = kTokens,
+       .sizes = {"2048"},
+       .full_sizes = {"512", "1024", "2048", "4096", "8192", "16384"},
+       .explain_size = "2048",
+       .dtypes = attention::kAttentionTypes,
+       .variants = [] { return infos_of(attention::variants()); },
+       // Q, K, V and O of 16,384 tokens x 2,048, the log-sum-exps, and the reference's scores
+       // (at most 1 GiB of them, and their pointer arrays).
+       .device_bytes = [](const Shape& /*shape*/, DType /*type*/) -> std::size_t {
+         return 4 * std::size_t{kTokens} * kModelWidth * 2 + (std::size_t{1} << 30) + (std::size_t{16} << 20);
+       },
+       .run = [](const BenchFamily& /*self*/, const Shape& shape, DType type,
+                 std::span<const std::string_view> names,
+                 const BenchContext& ctx) { return run_attention(shape, type, names, ctx); }});
+  return family;
+}
+
+}  // namespace smemlab
