@@ -6,7 +6,9 @@
 // Q and O: [batch, q_heads, q_len, head_dim]; K and V: [batch, kv_heads, kv_len, head_dim], the
 // elements of a row (head_dim) contiguous, the other strides given in elements by the caller.
 // Query head h reads kv head h / (q_heads / kv_heads) (grouped-query attention; kv_heads =
-// q_heads is multi-head, kv_heads = 1 multi-query). Causal masking is aligned to the bottom right:
+// q_heads is multi-head, kv_heads = 1 multi-query). O's rows must not overlap each other: the
+// strides are checked for alignment and for rows at least head_dim apart, not for overlaps between
+// heads or batches. Causal masking is aligned to the bottom right:
 // query row i sees keys j <= i + (kv_len - q_len), so the last query row sees every key (as a
 // decoding step needs) and, where q_len = kv_len, row i sees keys 0 to i. A row that sees no key
 // (causal with kv_len < q_len, or kv_len = 0) has output 0 and log-sum-exp -infinity.
@@ -66,7 +68,7 @@ struct Args {
   Strides o_strides;
   float* lse = nullptr;  // [batch, q_heads, q_len], dense, natural log; may be null
   // Scratch for the variants that keep the scores in global memory, workspace_bytes(variant,
-  // args) bytes, any content on entry.
+  // args) bytes, 16-byte aligned, any content on entry.
   void* workspace = nullptr;
   std::size_t workspace_size = 0;
 };
@@ -87,6 +89,8 @@ using AttentionVariant = Variant<Ops>;
 // Throws UsageError for an unknown name.
 [[nodiscard]] const AttentionVariant& find(std::string_view name);
 
+// The workspace a call with these arguments needs (0 for the fused steps); throws
+// std::invalid_argument for a bad shape or bad strides, as run() would.
 [[nodiscard]] std::size_t workspace_bytes(const AttentionVariant& variant, const Args& args);
 
 // Validates, then launches asynchronously on ctx.stream. Throws, before any work is queued,

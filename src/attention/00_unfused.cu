@@ -1,10 +1,11 @@
 // 00 — unfused, the reference: what a user writes first. S = scale * Q K^T by cuBLAS into a float
 // matrix in the workspace, a kernel that turns each row of S into probabilities P (the mask, the
 // maximum taken out, the sum, P written in the element type over S's own row) and the row's
-// log-sum-exp, then O = P V by cuBLAS. Every score is written as a float, read back, written as P
-// and read again: 12 bytes a score through global memory, against 2 bytes for each element of
-// Q, K, V and O. Heads go through in groups whose scores fit a fixed budget, so the workspace
-// stays bounded at any sequence length.
+// log-sum-exp, then O = P V by cuBLAS. Every score is written as a float, read back twice by the
+// softmax (the second time mostly from L2), written as P and read again: 12 to 16 bytes a score
+// through global memory, against 2 bytes for each element of Q, K, V and O. Heads go through in
+// groups whose scores fit 1 GiB (or one head, where its scores alone are more), so the workspace
+// grows with a head's q_len x kv_len, not with the batch or the number of heads.
 #include <algorithm>
 #include <climits>
 
@@ -61,8 +62,9 @@ __global__ void fill_pointers(Problem<T> p, std::int64_t first, int count, float
 }
 
 // One block a row of S: its maximum and sum in one pass (each thread keeps a running pair), then
-// P over the row in place. P's element j overlaps S's element j / 2, which an earlier pass has
-// read, so each pass reads all its scores before any thread writes.
+// P over the row in place, a chunk at a time. P's element j overlaps S's element j / 2, which
+// this chunk or an earlier one has read: each chunk reads all its scores, then waits at a
+// barrier before any thread writes.
 template <class T>
 __global__ void __launch_bounds__(kSoftmaxThreads)
     softmax_rows(Problem<T> p, std::int64_t first, float* scores) {
@@ -135,6 +137,7 @@ void run_unfused(const Args& a, const LaunchContext& ctx) {
   const Problem<T> p = problem_of<T>(a, 1);
   const std::int64_t pairs = static_cast<std::int64_t>(s.batch) * s.q_heads;
   if (s.kv_len == 0) {
+    if (pairs * s.q_len > 0x7FFFFFFF) throw std::invalid_argument("attention: more than 2^31 - 1 rows");
     empty_rows<T><<<static_cast<unsigned>(pairs * s.q_len), 128, 0, ctx.stream>>>(p, s.head_dim);
     SMEMLAB_CUDA_CHECK(cudaGetLastError());
     return;

@@ -6,8 +6,8 @@
 // S and P pass through shared memory between the two products, with a barrier at each hand-over.
 // Rows of Q, K and V in shared memory are padded by 16 bytes: dense rows, a multiple of 128 bytes
 // long, would put the eight rows a fragment read touches in the same four banks (8-way conflicts).
-// Should buy: the 12 bytes a score that 00 moves through global memory (S written and read as
-// floats, P written and read) disappear, so
+// Should buy: the 12 to 16 bytes a score that 00 moves through global memory (S written and
+// read as floats, P written and read) disappear, so
 // long sequences stop being bound by global memory; the shared-memory round trips and barriers
 // are what the next step removes.
 #include "attention/attention_device.cuh"

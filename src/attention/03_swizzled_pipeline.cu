@@ -7,9 +7,11 @@
 // 256, where the accumulators would not fit), so each fragment of K and V read from shared memory
 // serves twice the rows: a Q tile is 128 rows. K and V come in by cp.async into two stages: the
 // next tile's copies are in flight while this one is computed, behind one barrier a tile.
-// Should buy: shared-memory wavefronts a multiply-add down about 8x from 02 (4x from ldmatrix's
-// width, 2x from the rows a warp), global loads hidden behind the tensor cores: bound by the
-// tensor cores and the softmax's exponentials instead of shared memory.
+// Should buy: a quarter of the load instructions for Q's and K's fragments and an eighth for
+// V's (ldmatrix.x4 fills four registers; 02 took one 4-byte read a register, two for V), and
+// half of those again from the rows a warp: at head dim 128 about 2.6x fewer shared-memory
+// wavefronts a multiply-add; global loads hidden behind the tensor cores. The kernel should be
+// bound by the tensor cores and the softmax's exponentials instead of shared memory.
 #include "attention/attention_device.cuh"
 #include "attention/variants.hpp"
 #include "core/cp_async.cuh"

@@ -122,6 +122,7 @@ std::span<const AttentionVariant> variants() {
 const AttentionVariant& find(std::string_view name) { return find_variant(variants(), name); }
 
 std::size_t workspace_bytes(const AttentionVariant& variant, const Args& args) {
+  validate(args.shape, args.q_strides, args.k_strides, args.v_strides, args.o_strides);
   return variant.launch.workspace_bytes(args);
 }
 
@@ -134,6 +135,8 @@ void run(const AttentionVariant& variant, const Args& a, const LaunchContext& ct
     throw std::invalid_argument(fmt::format("attention: {} needs a workspace of {} bytes (got {})",
                                             variant.info.name, needed,
                                             a.workspace == nullptr ? 0 : a.workspace_size));
+  if (needed > 0 && reinterpret_cast<std::uintptr_t>(a.workspace) % 16 != 0)
+    throw std::invalid_argument("attention: the workspace must be 16-byte aligned");
   in_routine("attention::run(" + std::string(variant.info.name) + ")",
              [&] { variant.launch.device(a, ctx); });
 }

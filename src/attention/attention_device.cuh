@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 
 #include "smemlab/attention.hpp"
 #include "smemlab/error.hpp"
@@ -306,6 +307,14 @@ void launch_fused(void (*kernel)(Problem<T>), const Args& a, int tile_rows, int 
   const Problem<T> p = problem_of<T>(a, tile_rows);
   const long long blocks = static_cast<long long>(a.shape.batch) * a.shape.q_heads * p.q_tiles;
   if (blocks > 0x7FFFFFFF) throw std::invalid_argument("attention: more than 2^31 - 1 Q tiles");
+  int device = 0;
+  int optin = 0;
+  SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
+  SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  if (smem > optin)
+    throw std::invalid_argument(
+        "attention: head dim " + std::to_string(a.shape.head_dim) + " needs " + std::to_string(smem) +
+        " bytes of shared memory a block; this device allows " + std::to_string(optin));
   SMEMLAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   kernel<<<static_cast<unsigned>(blocks), threads, smem, stream>>>(p);
   SMEMLAB_CUDA_CHECK(cudaGetLastError());

@@ -10,8 +10,10 @@
 #include <cuda_fp16.h>
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <random>
 #include <string>
@@ -26,22 +28,29 @@ using attention::Strides;
 
 namespace {
 
+enum Tensor { kQ, kK, kV, kO };
+
 struct Case {
   std::string name;
   AttentionShape shape;
-  int pad = 0;               // elements after each row
-  bool heads_outer = false;  // [heads, batch, len, row] instead of [batch, heads, len, row]
-  float input_range = 1.0F;  // inputs uniform in [-range, range]
+  std::array<int, 4> pad = {};  // elements after each row of Q, K, V and O
+  bool heads_outer = false;     // [heads, batch, len, row] instead of [batch, heads, len, row]
+  float input_range = 1.0F;     // inputs uniform in [-range, range]
+  bool null_kv = false;         // K and V passed as null pointers (kv_len 0)
 };
 
 // A tensor's strides in its case's layout, and its elements in total.
-Strides strides_of(const Case& c, int heads, int len) {
-  const std::int64_t seq = c.shape.head_dim + c.pad;
+Strides strides_of(const Case& c, Tensor t) {
+  const int heads = t == kK || t == kV ? c.shape.kv_heads : c.shape.q_heads;
+  const int len = t == kK || t == kV ? c.shape.kv_len : c.shape.q_len;
+  const std::int64_t seq = c.shape.head_dim + c.pad[t];
   if (c.heads_outer) return {.batch = len * seq, .head = c.shape.batch * len * seq, .seq = seq};
   return {.batch = heads * len * seq, .head = len * seq, .seq = seq};
 }
-std::size_t elements_of(const Case& c, int heads, int len) {
-  return static_cast<std::size_t>(c.shape.batch) * heads * std::max(len, 1) * (c.shape.head_dim + c.pad);
+std::size_t elements_of(const Case& c, Tensor t) {
+  const int heads = t == kK || t == kV ? c.shape.kv_heads : c.shape.q_heads;
+  const int len = t == kK || t == kV ? c.shape.kv_len : c.shape.q_len;
+  return static_cast<std::size_t>(c.shape.batch) * heads * std::max(len, 1) * (c.shape.head_dim + c.pad[t]);
 }
 
 // Random values rounded to T, in T and as floats (what the reference reads).
@@ -61,17 +70,18 @@ void random_tensor(std::size_t count, float range, unsigned seed, std::vector<T>
 template <class T>
 void check_case(const attention::AttentionVariant& variant, const Case& c) {
   const AttentionShape& s = c.shape;
-  const Strides qs = strides_of(c, s.q_heads, s.q_len), ks = strides_of(c, s.kv_heads, s.kv_len);
+  const Strides qs = strides_of(c, kQ), ks = strides_of(c, kK), vs = strides_of(c, kV),
+                os = strides_of(c, kO);
   std::vector<T> q, k, v;
   std::vector<float> qf, kf, vf;
-  random_tensor(elements_of(c, s.q_heads, s.q_len), c.input_range, 1, q, qf);
-  random_tensor(elements_of(c, s.kv_heads, s.kv_len), c.input_range, 2, k, kf);
-  random_tensor(elements_of(c, s.kv_heads, s.kv_len), 1.0F, 3, v, vf);
+  random_tensor(elements_of(c, kQ), c.input_range, 1, q, qf);
+  random_tensor(elements_of(c, kK), c.input_range, 2, k, kf);
+  random_tensor(elements_of(c, kV), 1.0F, 3, v, vf);
   const std::size_t rows = static_cast<std::size_t>(s.batch) * s.q_heads * s.q_len;
   std::vector<double> want(rows * s.head_dim), want_lse(rows);
-  attention::reference(s, qf, qs, kf, ks, vf, ks, want, want_lse);
+  attention::reference(s, qf, qs, kf, ks, vf, vs, want, want_lse);
 
-  DeviceBuffer<T> dq(q.size()), dk(k.size()), dv(v.size()), dout(q.size());
+  DeviceBuffer<T> dq(q.size()), dk(k.size()), dv(v.size()), dout(elements_of(c, kO));
   DeviceBuffer<float> dlse(rows);
   dq.upload(q, nullptr);
   dk.upload(k, nullptr);
@@ -83,12 +93,12 @@ void check_case(const attention::AttentionVariant& variant, const Case& c) {
                        .shape = s,
                        .q = dq.data(),
                        .q_strides = qs,
-                       .k = dk.data(),
+                       .k = c.null_kv ? nullptr : dk.data(),
                        .k_strides = ks,
-                       .v = dv.data(),
-                       .v_strides = ks,
+                       .v = c.null_kv ? nullptr : dv.data(),
+                       .v_strides = vs,
                        .o = dout.data(),
-                       .o_strides = qs,
+                       .o_strides = os,
                        .lse = dlse.data()};
   DeviceBuffer<std::byte> workspace(attention::workspace_bytes(variant, args));
   workspace.poison(nullptr);
@@ -97,7 +107,7 @@ void check_case(const attention::AttentionVariant& variant, const Case& c) {
   const CublasHandle cublas;
   attention::run(variant, args, {nullptr, cublas.get()});
   SMEMLAB_CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<T> got(q.size());
+  std::vector<T> got(dout.size());
   dout.download(got, nullptr);
   std::vector<float> got_lse(rows);
   dlse.download(got_lse, nullptr);
@@ -110,7 +120,7 @@ void check_case(const attention::AttentionVariant& variant, const Case& c) {
   for (int b = 0; b < s.batch; ++b)
     for (int h = 0; h < s.q_heads; ++h)
       for (int i = 0; i < s.q_len; ++i, ++row) {
-        const std::size_t at = b * qs.batch + h * qs.head + i * qs.seq;
+        const std::size_t at = b * os.batch + h * os.head + i * os.seq;
         double row_diff = 0.0, row_norm = 0.0;
         for (int d = 0; d < s.head_dim; ++d) {
           written[at + d] = true;
@@ -150,19 +160,28 @@ std::vector<Case> cases() {
         batch,  q_heads,  kv_heads, q_len,
         kv_len, head_dim, causal,   scale_times_sqrt_d / std::sqrt(static_cast<float>(head_dim))};
   };
+  const std::array<int, 4> padded = {8, 8, 8, 8};
   return {
       {"one_row", shape(1, 1, 1, 1, 1, 64, false)},
-      {"seven_causal", shape(1, 2, 2, 7, 7, 128, true), 0, false, 2.0F},
-      {"odd_tiles_causal", shape(2, 3, 3, 129, 129, 128, true, 4.0F), 8},
+      {"seven_causal", shape(1, 2, 2, 7, 7, 128, true), {}, false, 2.0F},
+      {"odd_tiles_causal", shape(2, 3, 3, 129, 129, 128, true, 4.0F), padded},
       {"thousand", shape(1, 2, 2, 1000, 1000, 64, false, 4.0F)},
       {"fewer_queries_causal", shape(1, 2, 2, 129, 1000, 128, true, 2.0F)},
       {"more_queries_causal", shape(1, 1, 1, 1000, 129, 128, true, 2.0F)},
-      {"grouped_query", shape(2, 8, 2, 77, 77, 128, true, 4.0F), 0, true},
-      {"head_dim_256", shape(1, 2, 1, 100, 300, 256, false, 2.0F), 8},
+      {"grouped_query", shape(2, 8, 2, 77, 77, 128, true, 4.0F), {}, true},
+      {"head_dim_256", shape(1, 2, 1, 100, 300, 256, false, 2.0F), padded},
+      {"head_dim_256_causal", shape(1, 2, 2, 300, 100, 256, true, 4.0F)},
       {"long_causal", shape(1, 1, 1, 4097, 4097, 64, true, 4.0F)},
-      {"no_keys", shape(2, 2, 2, 5, 0, 64, false)},
+      {"no_keys", shape(2, 2, 2, 5, 0, 64, false), {}, false, 1.0F, true},
+      {"no_keys_causal", shape(1, 2, 1, 70, 0, 128, true)},
       {"many_heads", shape(33000, 2, 1, 2, 3, 64, true, 2.0F)},
-      {"decode", shape(2, 8, 2, 1, 1000, 128, true, 4.0F), 0, false, 1.5F},
+      {"decode", shape(2, 8, 2, 1, 1000, 128, true, 4.0F), {}, false, 1.5F},
+      // Each tensor its own row padding: a step that read O's or V's strides from another
+      // tensor would write or read the wrong rows.
+      {"mixed_layouts", shape(2, 4, 2, 150, 200, 128, true, 2.0F), {8, 16, 0, 24}},
+      // Scaled scores reach hundreds (in log2 units): a softmax that did not take the row's
+      // maximum out first would overflow.
+      {"large_scores", shape(1, 2, 2, 130, 300, 64, false, 64.0F), {}, false, 1.5F},
   };
 }
 
@@ -197,30 +216,55 @@ INSTANTIATE_TEST_SUITE_P(EveryCase, AttentionVariant, testing::ValuesIn(params()
          std::string(dtype_name(std::get<2>(info.param)));
 });
 
-// A call with no workspace where one is needed, or a misaligned pointer, is refused before
-// anything is queued.
+// Bad arguments are refused before anything is queued: O, poisoned first, keeps its poison.
 TEST(AttentionArguments, AreCheckedBeforeAnyWork) {
   SMEMLAB_REQUIRE_GPU();
-  const AttentionShape s{.q_len = 64, .kv_len = 64, .head_dim = 64, .scale = 0.125F};
-  const Strides dense = attention::dense_strides(1, 64, 64);
-  DeviceBuffer<__nv_bfloat16> buffer(64 * 64 + 8);
-  attention::Args args{.shape = s,
-                       .q = buffer.data(),
-                       .q_strides = dense,
-                       .k = buffer.data(),
-                       .k_strides = dense,
-                       .v = buffer.data(),
-                       .v_strides = dense,
-                       .o = buffer.data(),
-                       .o_strides = dense};
+  const AttentionShape s{
+      .q_heads = 2, .kv_heads = 2, .q_len = 64, .kv_len = 64, .head_dim = 64, .scale = 0.125F};
+  const Strides dense = attention::dense_strides(2, 64, 64);
+  DeviceBuffer<__nv_bfloat16> in(2 * 64 * 64 + 8), out(2 * 64 * 64);
+  out.poison(nullptr);
+  DeviceBuffer<std::byte> small(64);
+  const attention::Args good{.shape = s,
+                             .q = in.data(),
+                             .q_strides = dense,
+                             .k = in.data(),
+                             .k_strides = dense,
+                             .v = in.data(),
+                             .v_strides = dense,
+                             .o = out.data(),
+                             .o_strides = dense};
   const CublasHandle cublas;
-  EXPECT_THROW(attention::run(attention::find("unfused"), args, {nullptr, cublas.get()}),
-               std::invalid_argument);
-  args.q = buffer.data() + 1;
-  EXPECT_THROW(attention::run(attention::find("split_rows"), args, {}), std::invalid_argument);
-  args.q = buffer.data();
-  args.type = DType::f32;
-  EXPECT_THROW(attention::run(attention::find("split_rows"), args, {}), std::invalid_argument);
+  const auto refused = [&](const char* variant, const std::function<void(attention::Args&)>& change) {
+    attention::Args a = good;
+    change(a);
+    EXPECT_THROW(attention::run(attention::find(variant), a, {nullptr, cublas.get()}), std::invalid_argument)
+        << variant;
+  };
+  refused("unfused", [](attention::Args&) {});  // no workspace
+  refused("unfused", [&](attention::Args& a) {  // too small a workspace
+    a.workspace = small.data();
+    a.workspace_size = small.size();
+  });
+  for (const char* variant : {"fused_tile", "split_rows", "swizzled_pipeline"}) {
+    refused(variant, [&](attention::Args& a) { a.q = in.data() + 1; });  // misaligned
+    refused(variant, [](attention::Args& a) { a.type = DType::f32; });
+    refused(variant, [](attention::Args& a) { a.shape.head_dim = 96; });
+    refused(variant, [](attention::Args& a) { a.shape.kv_heads = 3; });
+    refused(variant, [](attention::Args& a) { a.k_strides.seq = 68; });  // not a multiple of 8
+    refused(variant, [](attention::Args& a) { a.o_strides.seq = 56; });  // rows overlap
+    refused(variant, [](attention::Args& a) { a.o = nullptr; });
+  }
+  SMEMLAB_CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<__nv_bfloat16> got(out.size());
+  out.download(got, nullptr);
+  std::size_t written = 0;
+  for (const auto& x : got) {
+    std::uint16_t bits = 0;
+    std::memcpy(&bits, &x, 2);
+    written += bits != 0xFFFF;
+  }
+  EXPECT_EQ(written, 0U);
 }
 
 }  // namespace

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""The attention steps against PyTorch's fused attention, in one run on one GPU.
+
+Runs `smemlab bench --family attention --format json` for the sizes given, then times
+torch.nn.functional.scaled_dot_product_attention on the same shapes (16,384 tokens a batch,
+heads x head_dim = 2,048, head dims 128 and 64, causal and not) with its FlashAttention-2 and
+cuDNN backends, and prints TFLOP/s and the ratio of smemlab's fastest step to each. TFLOP/s counts
+4 * batch * heads * N^2 * head_dim a call, halved for a causal mask, as smemlab's rows do.
+torch's `is_causal` aligns the mask to the top left; with q_len = kv_len, as here, it is the
+same mask as smemlab's bottom-right one.
+
+  python3 scripts/attention_vs_torch.py build/smemlab [--sizes 1024,4096,16384] [--type bf16]
+      [--reps 20] [--output rows.json]
+"""
+import argparse
+import json
+import subprocess
+import sys
+
+TOKENS = 16384
+WIDTH = 2048
+
+
+def smemlab_rows(binary, sizes, dtype):
+    out = subprocess.run(
+        [binary, "bench", "--family", "attention", "--type", dtype, "--size", ",".join(map(str, sizes)),
+         "--format", "json", "--quiet"],
+        check=True, capture_output=True, text=True).stdout
+    return json.loads(out)["rows"]
+
+
+def torch_tflops(torch, backend, n, head_dim, causal, dtype, reps):
+    from torch.nn.attention import sdpa_kernel
+    batch, heads = max(1, TOKENS // n), WIDTH // head_dim
+    gen = torch.Generator(device="cuda").manual_seed(n * head_dim)
+    q, k, v = (torch.rand(batch, heads, n, head_dim, device="cuda", dtype=dtype, generator=gen) * 2 - 1
+               for _ in range(3))
+    call = lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    try:
+        with sdpa_kernel([backend]):
+            for _ in range(3):
+                call()
+            times = []
+            for _ in range(reps):
+                start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                start.record()
+                call()
+                stop.record()
+                stop.synchronize()
+                times.append(start.elapsed_time(stop))
+    except RuntimeError as e:  # the backend does not take this shape or type here
+        print(f"  {backend.name} at N={n}, head dim {head_dim}: {str(e).splitlines()[0]}", file=sys.stderr)
+        return None
+    times.sort()
+    flops = 4.0 * batch * heads * n * n * head_dim / (2 if causal else 1)
+    return flops / (times[len(times) // 2] * 1e-3) / 1e12
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("smemlab")
+    parser.add_argument("--sizes", default="1024,4096,16384")
+    parser.add_argument("--type", default="bf16", choices=["bf16", "half"])
+    parser.add_argument("--reps", type=int, default=20)
+    parser.add_argument("--output")
+    args = parser.parse_args()
+    try:
+        import torch
+        from torch.nn.attention import SDPBackend
+    except ImportError:
+        sys.exit("attention_vs_torch: needs PyTorch with torch.nn.attention (2.3 or later)")
+    if not torch.cuda.is_available():
+        sys.exit("attention_vs_torch: no CUDA device visible to PyTorch")
+    sizes = [int(s) for s in args.sizes.split(",")]
+    rows = smemlab_rows(args.smemlab, sizes, args.type)
+    dtype = torch.bfloat16 if args.type == "bf16" else torch.float16
+    backends = {"flash": SDPBackend.FLASH_ATTENTION, "cudnn": SDPBackend.CUDNN_ATTENTION}
+    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, {args.type}; TFLOP/s, "
+          "smemlab's fastest step and its ratio to each backend")
+    print(f"{'case':<22}{'N':>7}  {'best step':<20}{'smemlab':>8}{'flash':>8}{'cudnn':>8}{'/flash':>8}{'/cudnn':>8}")
+    results = []
+    for head_dim in (128, 64):
+        for causal in (False, True):
+            label = f"{args.type} hd{head_dim}{' causal' if causal else ''}"
+            for n in sizes:
+                mine = [r for r in rows if r["dtype"] == label and r["size"] == str(n) and r["verified"]]
+                if not mine:
+                    continue
+                best = max(mine, key=lambda r: r["throughput"])
+                ours = best["throughput"] / 1000
+                theirs = {name: torch_tflops(torch, b, n, head_dim, causal, dtype, args.reps)
+                          for name, b in backends.items()}
+                ratio = lambda t: f"{ours / t:8.2f}" if t else f"{'-':>8}"
+                cell = lambda t: f"{t:8.0f}" if t else f"{'-':>8}"
+                print(f"{label:<22}{n:>7}  {best['variant']:<20}{ours:8.0f}{cell(theirs['flash'])}"
+                      f"{cell(theirs['cudnn'])}{ratio(theirs['flash'])}{ratio(theirs['cudnn'])}")
+                results.append({"case": label, "n": n, "variant": best["variant"], "smemlab_tflops": ours,
+                                "flash_tflops": theirs["flash"], "cudnn_tflops": theirs["cudnn"]})
+    if args.output:
+        with open(args.output, "w") as f:
+            json.dump({"device": torch.cuda.get_device_name(), "torch": torch.__version__, "rows": results}, f,
+                      indent=1)
+
+
+if __name__ == "__main__":
+    main()
