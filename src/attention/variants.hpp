@@ -8,7 +8,8 @@
   STEP(unfused_variant)           /* 00 S = QK^T by cuBLAS, a softmax kernel, O = PV: the reference */ \
   STEP(fused_tile_variant)        /* 01 one block a Q tile, S and P in shared memory                */ \
   STEP(split_rows_variant)        /* 02 warps split Q's rows: S and P stay in registers             */ \
-  STEP(swizzled_pipeline_variant) /* 03 swizzled tiles, ldmatrix, K and V copies in flight          */
+  STEP(swizzled_pipeline_variant) /* 03 swizzled tiles, ldmatrix, K and V copies in flight          */ \
+  STEP(tma_wgmma_variant)         /* 04 Hopper: TMA producer, wgmma for both products               */
 
 namespace smemlab::attention::detail {
 

@@ -62,6 +62,20 @@ CUtensorMap tensor_map(const void* base, DType type, int rows, int cols, int ld,
                   [&] { return encode(base, type, rows, cols, ld, box_rows, box_cols, swizzle); });
 }
 
+CUtensorMap strided_tensor_map(const void* base, DType type, int rank, const std::uint64_t* dims,
+                               const std::uint64_t* strides, const std::uint32_t* box) {
+  CUtensorMap map{};
+  const cuuint32_t element_strides[5] = {1, 1, 1, 1, 1};
+  const CUresult r = encoder()(&map, type == DType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+                               static_cast<cuuint32_t>(rank), const_cast<void*>(base), dims, strides, box,
+                               element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                               CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw std::runtime_error(fmt::format("cuTensorMapEncodeTiled failed ({}) for a tensor of rank {}",
+                                         static_cast<int>(r), rank));
+  return map;
+}
+
 std::string why_no_wgmma() {
   int device = 0;
   int major = 0;

@@ -5,6 +5,7 @@
 // CPU tests run) on machines without one.
 #include <cuda.h>
 
+#include <cstdint>
 #include <string>
 
 #include "smemlab/dtype.hpp"
@@ -19,6 +20,14 @@ namespace smemlab::tensor_matmul::detail {
 // Throws std::runtime_error when the driver refuses.
 [[nodiscard]] CUtensorMap tensor_map(const void* base, DType type, int rows, int cols, int ld, int box_rows,
                                      int box_cols, CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B);
+
+// A strided tensor of up to 5 dimensions, dims[0] innermost and contiguous, strides[i] the bytes
+// between consecutive indices of dims[i + 1] (multiples of 16), moved in boxes of box[i]
+// elements, with the 128-byte swizzle (box[0] elements must then be 128 bytes). Loads read
+// elements past any dimension's end as zero. Not cached: the caller keeps what it reuses.
+// Throws std::runtime_error when the driver refuses.
+[[nodiscard]] CUtensorMap strided_tensor_map(const void* base, DType type, int rank, const std::uint64_t* dims,
+                                             const std::uint64_t* strides, const std::uint32_t* box);
 
 // Why the wgmma steps cannot run on the current device (they are built for compute
 // capability 9.0 only, sm_90a); empty when they can.

@@ -246,7 +246,7 @@ TEST(AttentionArguments, AreCheckedBeforeAnyWork) {
     a.workspace = small.data();
     a.workspace_size = small.size();
   });
-  for (const char* variant : {"fused_tile", "split_rows", "swizzled_pipeline"}) {
+  for (const char* variant : {"fused_tile", "split_rows", "swizzled_pipeline", "tma_wgmma"}) {
     refused(variant, [&](attention::Args& a) { a.q = in.data() + 1; });  // misaligned
     refused(variant, [](attention::Args& a) { a.type = DType::f32; });
     refused(variant, [](attention::Args& a) { a.shape.head_dim = 96; });
