@@ -198,10 +198,15 @@ struct WarpRows {
       }
   }
 
+  // The factors that bring O's rows to new maxima.
+  struct Rescale {
+    float top, bottom;
+  };
+
   // The online softmax on raw scores s (scaled by `scale_log2`, a positive factor, in the
   // exponent): new row maxima (four lanes share a row), the scores turned into probabilities
-  // against them, and the sums and O's rows rescaled to the new maxima.
-  __device__ __forceinline__ void update(float (&s)[Keys / 8][4], float (&acc)[D / 8][4], float scale_log2) {
+  // against them, the sums rescaled; returns the factors for O's rows (rescale()).
+  __device__ __forceinline__ Rescale softmax(float (&s)[Keys / 8][4], float scale_log2) {
     float tile_top = -INFINITY, tile_bottom = -INFINITY;
 #pragma unroll
     for (int nt = 0; nt < Keys / 8; ++nt) {
@@ -217,12 +222,11 @@ struct WarpRows {
     const float new_bottom = fmaxf(max_bottom, tile_bottom * scale_log2);
     const float base_top = new_top == -INFINITY ? 0.0F : new_top;  // no key seen yet: every p is 0
     const float base_bottom = new_bottom == -INFINITY ? 0.0F : new_bottom;
-    const float rescale_top = fast_exp2(max_top - base_top);
-    const float rescale_bottom = fast_exp2(max_bottom - base_bottom);
+    const Rescale r{fast_exp2(max_top - base_top), fast_exp2(max_bottom - base_bottom)};
     max_top = new_top;
     max_bottom = new_bottom;
-    sum_top *= rescale_top;
-    sum_bottom *= rescale_bottom;
+    sum_top *= r.top;
+    sum_bottom *= r.bottom;
 #pragma unroll
     for (int nt = 0; nt < Keys / 8; ++nt) {
       s[nt][0] = fast_exp2(fmaf(s[nt][0], scale_log2, -base_top));
@@ -232,13 +236,22 @@ struct WarpRows {
       sum_top += s[nt][0] + s[nt][1];
       sum_bottom += s[nt][2] + s[nt][3];
     }
+    return r;
+  }
+
+  static __device__ __forceinline__ void rescale(float (&acc)[D / 8][4], Rescale r) {
 #pragma unroll
     for (int nt = 0; nt < D / 8; ++nt) {
-      acc[nt][0] *= rescale_top;
-      acc[nt][1] *= rescale_top;
-      acc[nt][2] *= rescale_bottom;
-      acc[nt][3] *= rescale_bottom;
+      acc[nt][0] *= r.top;
+      acc[nt][1] *= r.top;
+      acc[nt][2] *= r.bottom;
+      acc[nt][3] *= r.bottom;
     }
+  }
+
+  // softmax(), then O's rows rescaled at once.
+  __device__ __forceinline__ void update(float (&s)[Keys / 8][4], float (&acc)[D / 8][4], float scale_log2) {
+    rescale(acc, softmax(s, scale_log2));
   }
 
   // O's rows divided by their sums (a row that saw no key is 0) and stored; the log-sum-exps.

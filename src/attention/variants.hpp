@@ -9,7 +9,8 @@
   STEP(fused_tile_variant)        /* 01 one block a Q tile, S and P in shared memory                */ \
   STEP(split_rows_variant)        /* 02 warps split Q's rows: S and P stay in registers             */ \
   STEP(swizzled_pipeline_variant) /* 03 swizzled tiles, ldmatrix, K and V copies in flight          */ \
-  STEP(tma_wgmma_variant)         /* 04 Hopper: TMA producer, wgmma for both products               */
+  STEP(tma_wgmma_variant)         /* 04 Hopper: TMA producer, wgmma for both products               */ \
+  STEP(overlapped_variant)        /* 05 the softmax beside the next S and this P V                  */
 
 namespace smemlab::attention::detail {
 
