@@ -3,9 +3,10 @@
 
 Runs `smemlab bench --family attention --format json` for the sizes given, then times
 torch.nn.functional.scaled_dot_product_attention on the same shapes (16,384 tokens a batch,
-heads x head_dim = 2,048, head dims 128 and 64, causal and not) with its FlashAttention-2 and
+heads x head_dim = 2,048, head dims 128 and 64, causal and not; and 32 query heads over 8 kv heads
+of 128, causal) with its FlashAttention-2 and
 cuDNN backends, and prints TFLOP/s and the ratio of smemlab's fastest step to each. TFLOP/s counts
-4 * batch * heads * N^2 * head_dim a call, halved for a causal mask, as smemlab's rows do.
+4 * batch * query heads * N^2 * head_dim a call, halved for a causal mask, as smemlab's rows do.
 torch's `is_causal` aligns the mask to the top left; with q_len = kv_len, as here, it is the
 same mask as smemlab's bottom-right one.
 
@@ -29,13 +30,15 @@ def smemlab_rows(binary, sizes, dtype):
     return json.loads(out)["rows"]
 
 
-def torch_tflops(torch, backend, n, head_dim, causal, dtype, reps):
+def torch_tflops(torch, backend, n, head_dim, causal, dtype, reps, grouped=False):
     from torch.nn.attention import sdpa_kernel
-    batch, heads = max(1, TOKENS // n), WIDTH // head_dim
+    batch = max(1, TOKENS // n)
+    heads, kv_heads = (32, 8) if grouped else (WIDTH // head_dim, WIDTH // head_dim)
     gen = torch.Generator(device="cuda").manual_seed(n * head_dim)
-    q, k, v = (torch.rand(batch, heads, n, head_dim, device="cuda", dtype=dtype, generator=gen) * 2 - 1
-               for _ in range(3))
-    call = lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    rand = lambda h: torch.rand(batch, h, n, head_dim, device="cuda", dtype=dtype, generator=gen) * 2 - 1
+    q, k, v = rand(heads), rand(kv_heads), rand(kv_heads)
+    call = lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal,
+                                                                    enable_gqa=grouped)
     try:
         with sdpa_kernel([backend]):
             for _ in range(3):
@@ -79,23 +82,23 @@ def main():
           "smemlab's fastest step and its ratio to each backend")
     print(f"{'case':<22}{'N':>7}  {'best step':<20}{'smemlab':>8}{'flash':>8}{'cudnn':>8}{'/flash':>8}{'/cudnn':>8}")
     results = []
-    for head_dim in (128, 64):
-        for causal in (False, True):
-            label = f"{args.type} hd{head_dim}{' causal' if causal else ''}"
-            for n in sizes:
-                mine = [r for r in rows if r["dtype"] == label and r["size"] == str(n) and r["verified"]]
-                if not mine:
-                    continue
-                best = max(mine, key=lambda r: r["throughput"])
-                ours = best["throughput"] / 1000
-                theirs = {name: torch_tflops(torch, b, n, head_dim, causal, dtype, args.reps)
-                          for name, b in backends.items()}
-                ratio = lambda t: f"{ours / t:8.2f}" if t else f"{'-':>8}"
-                cell = lambda t: f"{t:8.0f}" if t else f"{'-':>8}"
-                print(f"{label:<22}{n:>7}  {best['variant']:<20}{ours:8.0f}{cell(theirs['flash'])}"
-                      f"{cell(theirs['cudnn'])}{ratio(theirs['flash'])}{ratio(theirs['cudnn'])}")
-                results.append({"case": label, "n": n, "variant": best["variant"], "smemlab_tflops": ours,
-                                "flash_tflops": theirs["flash"], "cudnn_tflops": theirs["cudnn"]})
+    cases = [(hd, causal, False) for hd in (128, 64) for causal in (False, True)] + [(128, True, True)]
+    for head_dim, causal, grouped in cases:
+        label = f"{args.type} hd{head_dim}{' causal' if causal else ''}{' gqa' if grouped else ''}"
+        for n in sizes:
+            mine = [r for r in rows if r["dtype"] == label and r["size"] == str(n) and r["verified"]]
+            if not mine:
+                continue
+            best = max(mine, key=lambda r: r["throughput"])
+            ours = best["throughput"] / 1000
+            theirs = {name: torch_tflops(torch, b, n, head_dim, causal, dtype, args.reps, grouped)
+                      for name, b in backends.items()}
+            ratio = lambda t: f"{ours / t:8.2f}" if t else f"{'-':>8}"
+            cell = lambda t: f"{t:8.0f}" if t else f"{'-':>8}"
+            print(f"{label:<22}{n:>7}  {best['variant']:<20}{ours:8.0f}{cell(theirs['flash'])}"
+                  f"{cell(theirs['cudnn'])}{ratio(theirs['flash'])}{ratio(theirs['cudnn'])}")
+            results.append({"case": label, "n": n, "variant": best["variant"], "smemlab_tflops": ours,
+                            "flash_tflops": theirs["flash"], "cudnn_tflops": theirs["cudnn"]})
     if args.output:
         with open(args.output, "w") as f:
             json.dump({"device": torch.cuda.get_device_name(), "torch": torch.__version__, "rows": results}, f,

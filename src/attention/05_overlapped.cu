@@ -1,7 +1,7 @@
 // 05 — the softmax of one tile beside the products of its neighbours (intra-warpgroup overlap).
 // Changed from 04: a consumer issues S = Q K^T for the next tile and O += P V for this one as two
-// wgmma batches, then computes the next tile's softmax while both run: it waits only for the S
-// batch (wgmma.wait_group 1), and for the P V batch just before it rescales O and writes the new
+// wgmma batches, waits for the S batch only (wgmma.wait_group 1), and computes the next tile's
+// softmax while P V still runs; it waits for P V just before it rescales O and writes the new
 // P. K and V are freed apart (K once its S is done), so the next K can land while V is still read.
 // Should buy: the tensor cores stay busy during the exponentials, which 04 left to the other
 // consumer warpgroup alone: 10-20% at head dim 128, more at 64, where the products are shorter.

@@ -1,6 +1,6 @@
 #pragma once
 // The pieces the Hopper attention steps share: the block's shape (a producer warpgroup, two
-// consumer warpgroups of 64 query rows, 64-key tiles in two stages), the shared-memory layout,
+// consumer warpgroups of 64 query rows, tiles of 128 keys (64 at head dim 256) in two stages), the shared-memory layout,
 // the rank-4 tensor maps of Q, K and V and their TMA loads, the K-major wgmma descriptors, and
 // the launch. Built for sm_90a only.
 #include <cuda.h>

@@ -1,10 +1,11 @@
 // The attention family in the benchmark: a size is the sequence length N (queries and keys
 // alike), with 16,384 tokens a batch (batch = 16,384 / N, at least 1) and heads x head_dim =
 // 2,048, as the comparisons with cuDNN and FlashAttention quote it. Each size runs head dims 128
-// and 64, non-causal and causal, as rows labelled "bf16 hd128 causal". Throughput is TFLOP/s of
-// the two products, 4 batch heads N^2 head_dim a run, halved for causal masks. Every output is
-// checked before it is timed: rows spread over the batch, the heads and the sequence against the
-// double-precision reference, and their log-sum-exp.
+// and 64, non-causal and causal, as rows labelled "bf16 hd128 causal", and grouped-query
+// attention, 32 query heads over 8 kv heads of 128 with a causal mask ("bf16 hd128 causal gqa").
+// Throughput is TFLOP/s of the two products, 4 batch q_heads N^2 head_dim a run, halved for
+// causal masks. Every output is checked before it is timed: rows spread over the batch, the
+// heads and the sequence against the double-precision reference, and their log-sum-exp.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <fmt/format.h>
@@ -36,10 +37,15 @@ std::vector<float> to_float(const DeviceBuffer<Storage>& device, cudaStream_t st
   return out;
 }
 
-attention::Shape shape_of(int seq, int head_dim, bool causal) {
+// Grouped-query attention: 32 query heads over 8 kv heads of 128 (as Llama-style models of
+// 4,096 wide); its rows are labelled "gqa".
+constexpr int kGroupedQueryHeads = 32;
+constexpr int kGroupedKvHeads = 8;
+
+attention::Shape shape_of(int seq, int head_dim, bool causal, bool grouped = false) {
   return {.batch = std::max(1, kTokens / seq),
-          .q_heads = kModelWidth / head_dim,
-          .kv_heads = kModelWidth / head_dim,
+          .q_heads = grouped ? kGroupedQueryHeads : kModelWidth / head_dim,
+          .kv_heads = grouped ? kGroupedKvHeads : kModelWidth / head_dim,
           .q_len = seq,
           .kv_len = seq,
           .head_dim = head_dim,
@@ -51,24 +57,27 @@ template <class Storage>
 std::vector<BenchRow> run_case(const attention::Shape& s, DType type,
                                std::span<const attention::AttentionVariant* const> chosen,
                                const std::string& size, const BenchContext& ctx) {
-  const std::string label = fmt::format("{} hd{}{}", dtype_name(type), s.head_dim, s.causal ? " causal" : "");
+  const std::string label = fmt::format("{} hd{}{}{}", dtype_name(type), s.head_dim,
+                                        s.causal ? " causal" : "", s.kv_heads < s.q_heads ? " gqa" : "");
   ctx.progress(fmt::format("attention {} {}: inputs", label, size), false);
   const std::size_t elements = static_cast<std::size_t>(s.batch) * s.q_heads * s.q_len * s.head_dim;
+  const std::size_t kv_elements = static_cast<std::size_t>(s.batch) * s.kv_heads * s.kv_len * s.head_dim;
   const std::size_t rows = static_cast<std::size_t>(s.batch) * s.q_heads * s.q_len;
-  DeviceBuffer<Storage> q(elements), k(elements), v(elements), o(elements);
+  DeviceBuffer<Storage> q(elements), k(kv_elements), v(kv_elements), o(elements);
   DeviceBuffer<float> lse(rows);
   fill_uniform(q.data(), elements, 11, -1.0F, 1.0F, ctx.stream);
-  fill_uniform(k.data(), elements, 12, -1.0F, 1.0F, ctx.stream);
-  fill_uniform(v.data(), elements, 13, -1.0F, 1.0F, ctx.stream);
+  fill_uniform(k.data(), kv_elements, 12, -1.0F, 1.0F, ctx.stream);
+  fill_uniform(v.data(), kv_elements, 13, -1.0F, 1.0F, ctx.stream);
   const attention::Strides dense = attention::dense_strides(s.q_heads, s.q_len, s.head_dim);
+  const attention::Strides kv_dense = attention::dense_strides(s.kv_heads, s.kv_len, s.head_dim);
   attention::Args args{.type = type,
                        .shape = s,
                        .q = q.data(),
                        .q_strides = dense,
                        .k = k.data(),
-                       .k_strides = dense,
+                       .k_strides = kv_dense,
                        .v = v.data(),
-                       .v_strides = dense,
+                       .v_strides = kv_dense,
                        .o = o.data(),
                        .o_strides = dense,
                        .lse = lse.data()};
@@ -90,7 +99,7 @@ std::vector<BenchRow> run_case(const attention::Shape& s, DType type,
     const std::size_t row = checked[r];
     const auto i = static_cast<int>(row % s.q_len), h = static_cast<int>(row / s.q_len % s.q_heads),
                b = static_cast<int>(row / s.q_len / s.q_heads);
-    attention::reference_row(s, hq, dense, hk, dense, hv, dense, b, h, i,
+    attention::reference_row(s, hq, dense, hk, kv_dense, hv, kv_dense, b, h, i,
                              std::span(want).subspan(r * s.head_dim, s.head_dim), want_lse[r]);
   }
 
@@ -145,14 +154,15 @@ std::vector<BenchRow> run_attention(const Shape& shape, DType type, std::span<co
     if (v.info.why_unavailable().empty() && !v.info.reference) chosen.push_back(&v);
   }
   std::vector<BenchRow> rows;
+  const auto run = [&](const attention::Shape& s) {
+    std::vector<BenchRow> more = type == DType::f16
+                                     ? run_case<__half>(s, type, chosen, std::to_string(seq), ctx)
+                                     : run_case<__nv_bfloat16>(s, type, chosen, std::to_string(seq), ctx);
+    rows.insert(rows.end(), more.begin(), more.end());
+  };
   for (const int head_dim : {128, 64})
-    for (const bool causal : {false, true}) {
-      const attention::Shape s = shape_of(static_cast<int>(seq), head_dim, causal);
-      std::vector<BenchRow> more = type == DType::f16
-                                       ? run_case<__half>(s, type, chosen, std::to_string(seq), ctx)
-                                       : run_case<__nv_bfloat16>(s, type, chosen, std::to_string(seq), ctx);
-      rows.insert(rows.end(), more.begin(), more.end());
-    }
+    for (const bool causal : {false, true}) run(shape_of(static_cast<int>(seq), head_dim, causal));
+  run(shape_of(static_cast<int>(seq), 128, true, true));
   return rows;
 }
 
@@ -168,10 +178,12 @@ const BenchFamily& attention_family() {
        .explain_size = "2048",
        .dtypes = attention::kAttentionTypes,
        .variants = [] { return infos_of(attention::variants()); },
-       // Q, K, V and O of 16,384 tokens x 2,048, the log-sum-exps, and the reference's scores
-       // (at most 1 GiB of them, and their pointer arrays).
+       // Q and O of 16,384 tokens x 32 heads of 128 (the grouped-query case), K and V of 2,048,
+       // the log-sum-exps, and the reference's scores (at most 1 GiB of them at these sizes, and
+       // their pointer arrays).
        .device_bytes = [](const Shape& /*shape*/, DType /*type*/) -> std::size_t {
-         return 4 * std::size_t{kTokens} * kModelWidth * 2 + (std::size_t{1} << 30) + (std::size_t{16} << 20);
+         return 2 * std::size_t{kTokens} * (kGroupedQueryHeads * 128 + kModelWidth) * 2 +
+                (std::size_t{1} << 30) + (std::size_t{16} << 20);
        },
        .run = [](const BenchFamily& /*self*/, const Shape& shape, DType type,
                  std::span<const std::string_view> names,
