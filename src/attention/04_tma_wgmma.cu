@@ -23,59 +23,39 @@ __global__ void __launch_bounds__(kThreads, 1)
     tma_wgmma_kernel(const __grid_constant__ Maps maps, Problem<T> p) {
   using L = Smem<D>;
   extern __shared__ unsigned char smem_raw[];
-  unsigned char* const smem = aligned_smem(smem_raw);
-  const Barriers bars = barriers_at<D>(smem);
-  const BlockRows at = block_rows(p);
-  const int first_row = at.tile * kRows;
-  const KeyRange keys = key_range(p, first_row, kRows);
-  const int tiles = (keys.end + kKeys<D> - 1) / kKeys<D>;
-  if (threadIdx.x == 0) init_barriers(bars);
-  __syncthreads();
-
-  if (threadIdx.x / 128 == 0) {  // the producer warpgroup
-    hopper::release_registers<24>();
-    if (threadIdx.x == 0) produce<T, D>(maps, p, at, tiles, smem, bars);
-    return;
-  }
-
-  hopper::claim_registers<240>();
-  const int consumer = static_cast<int>(threadIdx.x) / 128 - 1;
-  const int lane = static_cast<int>(threadIdx.x) % 32;
-  const int warp = (static_cast<int>(threadIdx.x) / 32) % 4;
-  WarpRows<kKeys<D>, D> rows{.top = first_row + 64 * consumer + 16 * warp + lane / 4, .t = lane % 4};
-  const unsigned char* const q_tile = smem + consumer * 64 * 128;  // this consumer's 64 rows of each block
+  Consumer<D> c;
+  if (!start_block<T, D>(maps, p, smem_raw, c)) return;
   float o[D / 2] = {};
   auto& acc = reinterpret_cast<float(&)[D / 8][4]>(o);
-  hopper::wait(bars.q_full, 0);
-  for (int tile = 0; tile < tiles; ++tile) {
+  for (int tile = 0; tile < c.tiles; ++tile) {
     const int stage = tile % kStages;
     const unsigned parity = (tile / kStages) & 1;
-    const unsigned char* const k_tile = smem + L::kK + stage * L::kTileBytes;
-    const unsigned char* const v_tile = smem + L::kV + stage * L::kTileBytes;
+    const unsigned char* const k_tile = c.smem + L::kK + stage * L::kTileBytes;
+    const unsigned char* const v_tile = c.smem + L::kV + stage * L::kTileBytes;
 
     float s_flat[kKeys<D> / 2] = {};
-    hopper::wait(&bars.k_full[stage], parity);
-    issue_scores<T, D>(s_flat, q_tile, k_tile);
+    hopper::wait(&c.bars.k_full[stage], parity);
+    issue_scores<T, D>(s_flat, c.q_tile, k_tile);
     hopper::wait_batches<0>();
     hopper::keep_in_registers(s_flat);
     auto& s = reinterpret_cast<float(&)[kKeys<D> / 8][4]>(s_flat);
-    if ((tile + 1) * kKeys < D >> keys.unmasked_end) rows.mask(s, p, tile * kKeys<D>);
-    rows.update(s, acc, p.scale_log2);
+    if (c.masked(tile)) c.rows.mask(s, p, tile * kKeys<D>);
+    c.rows.update(s, acc, p.scale_log2);
 
     // P's fragments all made before the products: wgmma reads its A registers while it runs.
     std::uint32_t a[kKeys<D> / 16][4];
 #pragma unroll
     for (int kk = 0; kk < kKeys<D> / 16; ++kk) p_fragment<T, kKeys<D>>(a[kk], s, kk);
-    hopper::wait(&bars.v_full[stage], parity);
+    hopper::wait(&c.bars.v_full[stage], parity);
     issue_output<T, D>(o, a, v_tile);
     hopper::wait_batches<0>();
     hopper::keep_in_registers(o);
     if (threadIdx.x % 128 == 0) {  // this consumer is done with the stage's K and V
-      hopper::arrive(&bars.k_empty[stage]);
-      hopper::arrive(&bars.v_empty[stage]);
+      hopper::arrive(&c.bars.k_empty[stage]);
+      hopper::arrive(&c.bars.v_empty[stage]);
     }
   }
-  rows.store(p, at, acc);
+  c.rows.store(p, c.at, acc);
 }
 
 void launch(const Args& a, const LaunchContext& ctx) {

@@ -129,6 +129,53 @@ __device__ __forceinline__ void produce(const Maps& maps, const Problem<T>& p, c
   }
 }
 
+// A consumer thread's view of its block: the shared memory, the barriers, the rows it owns and
+// the key tiles it works through.
+template <int D>
+struct Consumer {
+  unsigned char* smem;
+  Barriers bars;
+  BlockRows at;
+  KeyRange keys;
+  int tiles;
+  WarpRows<kKeys<D>, D> rows;
+  const unsigned char* q_tile;  // this consumer's 64 rows of each of Q's blocks
+
+  // Whether tile `tile` needs the mask (it reaches past the first row's causal limit or K's end).
+  [[nodiscard]] __device__ __forceinline__ bool masked(int tile) const {
+    return keys.unmasked_end < (tile + 1) * kKeys<D>;
+  }
+};
+
+// The start every Hopper step's block shares: the barriers set up, the producer warpgroup gives
+// its registers back, its first thread issues every copy, and it returns false; a consumer
+// thread takes 240 registers, waits for Q's tile and returns true with its view in `c`.
+template <class T, int D>
+__device__ __forceinline__ bool start_block(const Maps& maps, const Problem<T>& p, unsigned char* smem_raw,
+                                            Consumer<D>& c) {
+  c.smem = aligned_smem(smem_raw);
+  c.bars = barriers_at<D>(c.smem);
+  c.at = block_rows(p);
+  const int first_row = c.at.tile * kRows;
+  c.keys = key_range(p, first_row, kRows);
+  c.tiles = (c.keys.end + kKeys<D> - 1) / kKeys<D>;
+  if (threadIdx.x == 0) init_barriers(c.bars);
+  __syncthreads();
+  if (threadIdx.x / 128 == 0) {  // the producer warpgroup
+    hopper::release_registers<24>();
+    if (threadIdx.x == 0) produce<T, D>(maps, p, c.at, c.tiles, c.smem, c.bars);
+    return false;
+  }
+  hopper::claim_registers<240>();
+  const int consumer = static_cast<int>(threadIdx.x) / 128 - 1;
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  const int warp = (static_cast<int>(threadIdx.x) / 32) % 4;
+  c.rows = {.top = first_row + 64 * consumer + 16 * warp + lane / 4, .t = lane % 4};
+  c.q_tile = c.smem + consumer * 64 * 128;
+  hopper::wait(c.bars.q_full, 0);
+  return true;
+}
+
 // Issues S = Q K^T for a consumer's 64 rows (q_tile: its rows of Q's blocks) as one wgmma batch;
 // the caller waits for it (hopper::wait_batches) before reading s.
 template <class T, int D>
