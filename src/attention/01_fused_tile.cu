@@ -184,13 +184,8 @@ __global__ void __launch_bounds__(kThreads) fused_tile_kernel(Problem<T> p) {
 }
 
 void launch(const Args& a, const LaunchContext& ctx) {
-  with_element_type(a.type, [&]<class T>(T) {
-    const auto go = [&]<int D>() {
-      launch_fused<T>(fused_tile_kernel<T, D>, a, kRows, kThreads, smem_bytes<D>(sizeof(T)), ctx.stream);
-    };
-    if (a.shape.head_dim == 64) go.template operator()<64>();
-    if (a.shape.head_dim == 128) go.template operator()<128>();
-    if (a.shape.head_dim == 256) go.template operator()<256>();
+  with_type_and_head_dim(a, [&]<class T, int D>() {
+    launch_fused<T>(fused_tile_kernel<T, D>, a, kRows, kThreads, smem_bytes<D>(sizeof(T)), ctx.stream);
   });
 }
 
@@ -203,7 +198,7 @@ AttentionVariant fused_tile_variant() {
            .technique = "fusion: the scores never reach global memory (FlashAttention-1)",
            .smem = SmemKind::dynamic_alloc,
            .why_no_model = "not modelled yet: its wavefronts are not derived"},
-          {[](const Args&) { return std::size_t{0}; }, launch}};
+          {no_workspace, launch}};
 }
 
 }  // namespace smemlab::attention::detail

@@ -82,13 +82,8 @@ __global__ void __launch_bounds__(kThreads) split_rows_kernel(Problem<T> p) {
 }
 
 void launch(const Args& a, const LaunchContext& ctx) {
-  with_element_type(a.type, [&]<class T>(T) {
-    const auto go = [&]<int D>() {
-      launch_fused<T>(split_rows_kernel<T, D>, a, kRows, kThreads, smem_bytes<D>(sizeof(T)), ctx.stream);
-    };
-    if (a.shape.head_dim == 64) go.template operator()<64>();
-    if (a.shape.head_dim == 128) go.template operator()<128>();
-    if (a.shape.head_dim == 256) go.template operator()<256>();
+  with_type_and_head_dim(a, [&]<class T, int D>() {
+    launch_fused<T>(split_rows_kernel<T, D>, a, kRows, kThreads, smem_bytes<D>(sizeof(T)), ctx.stream);
   });
 }
 
@@ -101,7 +96,7 @@ AttentionVariant split_rows_variant() {
            .technique = "FlashAttention-2's work split: no scores in shared memory, one division at the end",
            .smem = SmemKind::dynamic_alloc,
            .why_no_model = "not modelled yet: its wavefronts are not derived"},
-          {[](const Args&) { return std::size_t{0}; }, launch}};
+          {no_workspace, launch}};
 }
 
 }  // namespace smemlab::attention::detail

@@ -158,13 +158,8 @@ __global__ void __launch_bounds__(kThreads) swizzled_pipeline_kernel(Problem<T> 
 }
 
 void launch(const Args& a, const LaunchContext& ctx) {
-  with_element_type(a.type, [&]<class T>(T) {
-    const auto go = [&]<int D>() {
-      launch_fused<T>(swizzled_pipeline_kernel<T, D>, a, kRows<D>, kThreads, smem_bytes<D>(), ctx.stream);
-    };
-    if (a.shape.head_dim == 64) go.template operator()<64>();
-    if (a.shape.head_dim == 128) go.template operator()<128>();
-    if (a.shape.head_dim == 256) go.template operator()<256>();
+  with_type_and_head_dim(a, [&]<class T, int D>() {
+    launch_fused<T>(swizzled_pipeline_kernel<T, D>, a, kRows<D>, kThreads, smem_bytes<D>(), ctx.stream);
   });
 }
 
@@ -178,7 +173,7 @@ AttentionVariant swizzled_pipeline_variant() {
            .technique = "conflict-free shared tiles and a two-stage cp.async pipeline",
            .smem = SmemKind::dynamic_alloc,
            .why_no_model = "not modelled yet: its wavefronts are not derived"},
-          {[](const Args&) { return std::size_t{0}; }, launch}};
+          {no_workspace, launch}};
 }
 
 }  // namespace smemlab::attention::detail

@@ -66,11 +66,8 @@ __global__ void __launch_bounds__(kThreads, 1)
 }
 
 void launch(const Args& a, const LaunchContext& ctx) {
-  with_element_type(a.type, [&]<class T>(T) {
-    if (a.shape.head_dim == 64) launch_hopper<T, 64>(overlap_kernel<T, 64>, a, ctx.stream);
-    if (a.shape.head_dim == 128) launch_hopper<T, 128>(overlap_kernel<T, 128>, a, ctx.stream);
-    if (a.shape.head_dim == 256) launch_hopper<T, 256>(overlap_kernel<T, 256>, a, ctx.stream);
-  });
+  with_type_and_head_dim(a,
+                         [&]<class T, int D>() { launch_hopper<T, D>(overlap_kernel<T, D>, a, ctx.stream); });
 }
 }  // namespace
 
@@ -82,7 +79,7 @@ AttentionVariant overlapped_variant() {
            .smem = SmemKind::dynamic_alloc,
            .why_no_model = "not modelled yet: its wavefronts are not derived",
            .unavailable = tensor_matmul::detail::why_no_wgmma},
-          {[](const Args&) { return std::size_t{0}; }, launch}};
+          {no_workspace, launch}};
 }
 
 }  // namespace smemlab::attention::detail

@@ -312,6 +312,20 @@ void with_element_type(DType type, F&& f) {
   }
 }
 
+// f.template operator()<T, D>() for the call's element type T and head dim D (64, 128 or 256, as
+// validate() allows): every step instantiates its kernel for each.
+template <class F>
+void with_type_and_head_dim(const Args& a, F&& f) {
+  with_element_type(a.type, [&]<class T>(T) {
+    if (a.shape.head_dim == 64) f.template operator()<T, 64>();
+    if (a.shape.head_dim == 128) f.template operator()<T, 128>();
+    if (a.shape.head_dim == 256) f.template operator()<T, 256>();
+  });
+}
+
+// The workspace of a step that keeps nothing in global memory but its output.
+inline std::size_t no_workspace(const Args& /*args*/) { return 0; }
+
 // Launches a fused kernel: one block of `threads` a Q tile of `tile_rows` rows, `smem` bytes of
 // dynamic shared memory.
 template <class T>
