@@ -10,8 +10,15 @@ cuDNN backends, and prints TFLOP/s and the ratio of smemlab's fastest step to ea
 torch's `is_causal` aligns the mask to the top left; with q_len = kv_len, as here, it is the
 same mask as smemlab's bottom-right one.
 
+With --decode it runs `smemlab bench --family attention-decode` instead: the sizes are kv lengths
+(default 4096,32768,131072), 1 and 16 query tokens over a cache of 262,144 tokens (batch =
+262,144 / kv length up to 32,768, then one sequence), 32 query heads over 8 kv heads of 128, no
+mask; it prints GB/s of K and V read, as smemlab's decode rows do.
+
+--output writes the comparison and every smemlab row of the run as JSON.
+
   python3 scripts/attention_vs_torch.py build/smemlab [--sizes 1024,4096,16384] [--type bf16]
-      [--reps 20] [--output rows.json]
+      [--decode] [--reps 20] [--output rows.json]
 """
 import argparse
 import json
@@ -20,23 +27,31 @@ import sys
 
 TOKENS = 16384
 WIDTH = 2048
+CACHE_TOKENS = 262144
+LONGEST_SPLIT_CACHE = 32768
 
 
-def smemlab_rows(binary, sizes, dtype):
+def smemlab_rows(binary, family, sizes, dtype):
     out = subprocess.run(
-        [binary, "bench", "--family", "attention", "--type", dtype, "--size", ",".join(map(str, sizes)),
+        [binary, "bench", "--family", family, "--type", dtype, "--size", ",".join(map(str, sizes)),
          "--format", "json", "--quiet"],
         check=True, capture_output=True, text=True).stdout
     return json.loads(out)["rows"]
 
 
-def torch_tflops(torch, backend, n, head_dim, causal, dtype, reps, grouped=False):
+def torch_rate(torch, backend, n, head_dim, causal, dtype, reps, grouped=False, q_len=None):
+    """TFLOP/s of a prefill case; with q_len, GB/s of K and V read by a decoding case (kv length n)."""
     from torch.nn.attention import sdpa_kernel
-    batch = max(1, TOKENS // n)
+    decode = q_len is not None
+    if decode:
+        batch = CACHE_TOKENS // n if n <= LONGEST_SPLIT_CACHE else 1
+    else:
+        batch, q_len = max(1, TOKENS // n), n
     heads, kv_heads = (32, 8) if grouped else (WIDTH // head_dim, WIDTH // head_dim)
     gen = torch.Generator(device="cuda").manual_seed(n * head_dim)
-    rand = lambda h: torch.rand(batch, h, n, head_dim, device="cuda", dtype=dtype, generator=gen) * 2 - 1
-    q, k, v = rand(heads), rand(kv_heads), rand(kv_heads)
+    rand = lambda h, rows: (torch.rand(batch, h, rows, head_dim, device="cuda", dtype=dtype, generator=gen)
+                            * 2 - 1)
+    q, k, v = rand(heads, q_len), rand(kv_heads, n), rand(kv_heads, n)
     call = lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal,
                                                                     enable_gqa=grouped)
     try:
@@ -55,15 +70,19 @@ def torch_tflops(torch, backend, n, head_dim, causal, dtype, reps, grouped=False
         print(f"  {backend.name} at N={n}, head dim {head_dim}: {str(e).splitlines()[0]}", file=sys.stderr)
         return None
     times.sort()
+    seconds = times[len(times) // 2] * 1e-3
+    if decode:
+        return 2.0 * k.numel() * k.element_size() / seconds / 1e9
     flops = 4.0 * batch * heads * n * n * head_dim / (2 if causal else 1)
-    return flops / (times[len(times) // 2] * 1e-3) / 1e12
+    return flops / seconds / 1e12
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("smemlab")
-    parser.add_argument("--sizes", default="1024,4096,16384")
+    parser.add_argument("--sizes")
     parser.add_argument("--type", default="bf16", choices=["bf16", "half"])
+    parser.add_argument("--decode", action="store_true")
     parser.add_argument("--reps", type=int, default=20)
     parser.add_argument("--output")
     args = parser.parse_args()
@@ -74,35 +93,43 @@ def main():
         sys.exit("attention_vs_torch: needs PyTorch with torch.nn.attention (2.3 or later)")
     if not torch.cuda.is_available():
         sys.exit("attention_vs_torch: no CUDA device visible to PyTorch")
-    sizes = [int(s) for s in args.sizes.split(",")]
-    rows = smemlab_rows(args.smemlab, sizes, args.type)
+    default_sizes = "4096,32768,131072" if args.decode else "1024,4096,16384"
+    sizes = [int(s) for s in (args.sizes or default_sizes).split(",")]
+    rows = smemlab_rows(args.smemlab, "attention-decode" if args.decode else "attention", sizes, args.type)
     dtype = torch.bfloat16 if args.type == "bf16" else torch.float16
     backends = {"flash": SDPBackend.FLASH_ATTENTION, "cudnn": SDPBackend.CUDNN_ATTENTION}
-    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, {args.type}; TFLOP/s, "
+    unit, scale = ("GB/s", 1) if args.decode else ("TFLOP/s", 1000)
+    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, {args.type}; {unit}, "
           "smemlab's fastest step and its ratio to each backend")
     print(f"{'case':<22}{'N':>7}  {'best step':<20}{'smemlab':>8}{'flash':>8}{'cudnn':>8}{'/flash':>8}{'/cudnn':>8}")
     results = []
-    cases = [(hd, causal, False) for hd in (128, 64) for causal in (False, True)] + [(128, True, True)]
-    for head_dim, causal, grouped in cases:
-        label = f"{args.type} hd{head_dim}{' causal' if causal else ''}{' gqa' if grouped else ''}"
+    if args.decode:
+        cases = [(128, False, True, q_len) for q_len in (1, 16)]
+    else:
+        cases = [(hd, causal, False, None) for hd in (128, 64) for causal in (False, True)]
+        cases.append((128, True, True, None))
+    for head_dim, causal, grouped, q_len in cases:
+        label = (f"{args.type} hd{head_dim}{' causal' if causal else ''}{' gqa' if grouped else ''}"
+                 f"{f' q{q_len}' if q_len else ''}")
         for n in sizes:
             mine = [r for r in rows if r["dtype"] == label and r["size"] == str(n) and r["verified"]]
             if not mine:
                 continue
             best = max(mine, key=lambda r: r["throughput"])
-            ours = best["throughput"] / 1000
-            theirs = {name: torch_tflops(torch, b, n, head_dim, causal, dtype, args.reps, grouped)
+            ours = best["throughput"] / scale
+            theirs = {name: torch_rate(torch, b, n, head_dim, causal, dtype, args.reps, grouped, q_len)
                       for name, b in backends.items()}
             ratio = lambda t: f"{ours / t:8.2f}" if t else f"{'-':>8}"
             cell = lambda t: f"{t:8.0f}" if t else f"{'-':>8}"
             print(f"{label:<22}{n:>7}  {best['variant']:<20}{ours:8.0f}{cell(theirs['flash'])}"
                   f"{cell(theirs['cudnn'])}{ratio(theirs['flash'])}{ratio(theirs['cudnn'])}")
-            results.append({"case": label, "n": n, "variant": best["variant"], "smemlab_tflops": ours,
-                            "flash_tflops": theirs["flash"], "cudnn_tflops": theirs["cudnn"]})
+            key = "gbps" if args.decode else "tflops"
+            results.append({"case": label, "n": n, "variant": best["variant"], f"smemlab_{key}": ours,
+                            f"flash_{key}": theirs["flash"], f"cudnn_{key}": theirs["cudnn"]})
     if args.output:
         with open(args.output, "w") as f:
-            json.dump({"device": torch.cuda.get_device_name(), "torch": torch.__version__, "rows": results}, f,
-                      indent=1)
+            json.dump({"device": torch.cuda.get_device_name(), "torch": torch.__version__, "rows": results,
+                       "smemlab_rows": rows}, f, indent=1)
 
 
 if __name__ == "__main__":

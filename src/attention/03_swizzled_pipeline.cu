@@ -14,12 +14,10 @@
 // bound by the tensor cores and the softmax's exponentials instead of shared memory.
 #include "attention/attention_device.cuh"
 #include "attention/variants.hpp"
-#include "core/cp_async.cuh"
 
 namespace smemlab::attention::detail {
 namespace {
 
-using smemlab::detail::cp_async16;
 using smemlab::detail::cp_async_commit;
 using smemlab::detail::cp_async_wait;
 
@@ -42,28 +40,6 @@ constexpr int tile_bytes(int rows) {
 template <int D>
 constexpr int smem_bytes() {
   return tile_bytes<D>(kRows<D>) + 2 * 2 * tile_bytes<D>(kKeys<D>);  // Q, then two stages of K and V
-}
-
-// Byte offset of 16-byte chunk c of row r in a swizzled tile of rows D elements long (D >= 64,
-// so a row is at least 128 bytes: eight chunks to permute).
-template <int D>
-__device__ __forceinline__ int swizzled(int r, int c) {
-  return r * D * 2 + ((c ^ (r & 7)) << 4);
-}
-
-// Rows [first, first + Rows) of a [len, D] matrix into a swizzled tile by cp.async; rows at or
-// past `len` are zero-filled (the copy reads nothing; its source stays a valid row, the first).
-template <class T, int Rows, int D>
-__device__ __forceinline__ void copy_tile(unsigned char* tile, const T* rows, std::int64_t stride, int first,
-                                          int len) {
-  constexpr int kChunks = D * 2 / 16;
-  for (int c = static_cast<int>(threadIdx.x); c < Rows * kChunks; c += kThreads) {
-    const int r = c / kChunks;
-    const int chunk = c % kChunks;
-    const bool inside = first + r < len;
-    cp_async16(tile + swizzled<D>(r, chunk), rows + (inside ? (first + r) * stride : 0) + chunk * 8,
-               inside ? 16 : 0);
-  }
 }
 
 template <class T, int D>
@@ -91,10 +67,10 @@ __global__ void __launch_bounds__(kThreads) swizzled_pipeline_kernel(Problem<T> 
   const int matrix = lane / 8;
   const int matrix_row = lane % 8;
 
-  copy_tile<T, kRows<D>, D>(q_tile, q, p.qs.seq, first_row, p.q_len);
+  copy_tile<T, kRows<D>, D, kThreads>(q_tile, q, p.qs.seq, first_row, p.q_len);
   const auto copy_keys = [&](int tile, int stage) {
-    copy_tile<T, kKeys<D>, D>(k_tile(stage), k, p.ks.seq, tile * kKeys<D>, p.kv_len);
-    copy_tile<T, kKeys<D>, D>(v_tile(stage), v, p.vs.seq, tile * kKeys<D>, p.kv_len);
+    copy_tile<T, kKeys<D>, D, kThreads>(k_tile(stage), k, p.ks.seq, tile * kKeys<D>, p.kv_len);
+    copy_tile<T, kKeys<D>, D, kThreads>(v_tile(stage), v, p.vs.seq, tile * kKeys<D>, p.kv_len);
   };
   if (tiles > 0) copy_keys(0, 0);
   cp_async_commit();

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/cp_async.cuh"
 #include "smemlab/attention.hpp"
 #include "smemlab/error.hpp"
 
@@ -166,6 +167,38 @@ __device__ __forceinline__ void load_tile(T* tile, const T* rows, std::int64_t s
     if (first + r < len) value = *reinterpret_cast<const uint4*>(rows + (first + r) * stride + col);
     *reinterpret_cast<uint4*>(tile + r * Pitch + col) = value;
   }
+}
+
+// Byte offset of 16-byte chunk c of row r in a swizzled tile of rows D elements long (D >= 64,
+// so a row is at least 128 bytes: eight chunks to permute). The eight rows one ldmatrix phase
+// reads then lie in eight different 16-byte bank groups.
+template <int D>
+__device__ __forceinline__ int swizzled(int r, int c) {
+  return r * D * 2 + ((c ^ (r & 7)) << 4);
+}
+
+// Rows 0 to Rows - 1 of a swizzled tile by cp.async from the rows row_at(r) points to; a null
+// row is zero-filled (the copy reads nothing: its source stays a valid address, `fallback`).
+template <int Rows, int D, int Threads, class T, class RowAt>
+__device__ __forceinline__ void copy_rows(unsigned char* tile, const T* fallback, RowAt&& row_at) {
+  constexpr int kChunks = D * 2 / 16;
+  for (int c = static_cast<int>(threadIdx.x); c < Rows * kChunks; c += Threads) {
+    const int r = c / kChunks;
+    const int chunk = c % kChunks;
+    const T* const row = row_at(r);
+    smemlab::detail::cp_async16(tile + swizzled<D>(r, chunk), (row != nullptr ? row : fallback) + chunk * 8,
+                                row != nullptr ? 16 : 0);
+  }
+}
+
+// Rows [first, first + Rows) of a [len, D] matrix (row stride `stride` elements) into a swizzled
+// tile by cp.async; rows at or past `len` are zero-filled.
+template <class T, int Rows, int D, int Threads>
+__device__ __forceinline__ void copy_tile(unsigned char* tile, const T* rows, std::int64_t stride, int first,
+                                          int len) {
+  copy_rows<Rows, D, Threads>(tile, rows, [&](int r) -> const T* {
+    return first + r < len ? rows + (first + r) * stride : nullptr;
+  });
 }
 
 // The log-sum-exp of a row from its running maximum (log2 units of the scaled scores) and sum.

@@ -10,7 +10,8 @@
   STEP(split_rows_variant)        /* 02 warps split Q's rows: S and P stay in registers             */ \
   STEP(swizzled_pipeline_variant) /* 03 swizzled tiles, ldmatrix, K and V copies in flight          */ \
   STEP(tma_wgmma_variant)         /* 04 Hopper: TMA producer, wgmma for both products               */ \
-  STEP(overlapped_variant)        /* 05 the softmax beside the next S and this P V                  */
+  STEP(overlapped_variant)        /* 05 the softmax beside the next S and this P V                  */ \
+  STEP(split_kv_variant)          /* 06 a head group packed, keys split over blocks: decoding       */
 
 namespace smemlab::attention::detail {
 

@@ -6,11 +6,19 @@
 // Throughput is TFLOP/s of the two products, 4 batch q_heads N^2 head_dim a run, halved for
 // causal masks. Every output is checked before it is timed: rows spread over the batch, the
 // heads and the sequence against the double-precision reference, and their log-sum-exp.
+//
+// The decoding family (attention-decode): a size is the kv length, the cached keys and values a
+// step of generation reads, for 1 and for 16 new query tokens ("bf16 hd128 gqa q1", "... q16";
+// no mask, as every new token sees the whole cache), grouped-query attention 32/8 of head dim 128. The cache
+// holds 262,144 tokens a layer (1 GiB of K and V in bf16), as batch = 262,144 / kv_len sequences
+// up to a kv length of 32,768; a longer cache is one sequence. Throughput is GB/s of K and V
+// read: the step is bound by that read.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 
@@ -53,12 +61,33 @@ attention::Shape shape_of(int seq, int head_dim, bool causal, bool grouped = fal
           .scale = 1.0F / std::sqrt(static_cast<float>(head_dim))};
 }
 
+// Decoding: the cache's tokens a layer, and its longest single sequence split into a batch.
+constexpr int kCacheTokens = 262144;
+constexpr int kLongestSplitCache = 32768;
+
+attention::Shape decode_shape(int kv_len, int q_len) {
+  return {.batch = kv_len <= kLongestSplitCache ? kCacheTokens / kv_len : 1,
+          .q_heads = kGroupedQueryHeads,
+          .kv_heads = kGroupedKvHeads,
+          .q_len = q_len,
+          .kv_len = kv_len,
+          .head_dim = 128,
+          .causal = false,
+          .scale = 1.0F / std::sqrt(128.0F)};
+}
+
+// How a case is labelled and what its rows rate: the two products' TFLOP/s, or for decoding the
+// GB/s of K and V read.
+enum class Measure { flops, kv_bytes };
+
 template <class Storage>
 std::vector<BenchRow> run_case(const attention::Shape& s, DType type,
                                std::span<const attention::AttentionVariant* const> chosen,
-                               const std::string& size, const BenchContext& ctx) {
-  const std::string label = fmt::format("{} hd{}{}{}", dtype_name(type), s.head_dim,
-                                        s.causal ? " causal" : "", s.kv_heads < s.q_heads ? " gqa" : "");
+                               const std::string& size, Measure measured, const BenchContext& ctx) {
+  const std::string label =
+      fmt::format("{} hd{}{}{}{}", dtype_name(type), s.head_dim, s.causal ? " causal" : "",
+                  s.kv_heads < s.q_heads ? " gqa" : "",
+                  measured == Measure::kv_bytes ? fmt::format(" q{}", s.q_len) : std::string());
   ctx.progress(fmt::format("attention {} {}: inputs", label, size), false);
   const std::size_t elements = static_cast<std::size_t>(s.batch) * s.q_heads * s.q_len * s.head_dim;
   const std::size_t kv_elements = static_cast<std::size_t>(s.batch) * s.kv_heads * s.kv_len * s.head_dim;
@@ -138,9 +167,37 @@ std::vector<BenchRow> run_case(const attention::Shape& s, DType type,
          .launch = [&, var] { attention::run(*var, args, launch_ctx); },
          .dtype_label = label});
   const double flops = 4.0 * s.batch * s.q_heads * static_cast<double>(s.q_len) * s.kv_len * s.head_dim;
+  const double kv_bytes = 2.0 * static_cast<double>(kv_elements) * sizeof(Storage);
+  const bool decoding = measured == Measure::kv_bytes;
   const Workload work{.size = size,
-                      .rate = Rate::tensor_flops(s.causal ? flops / 2 : flops, ctx.device, type)};
-  return measure("attention", type, work, candidates, ctx);
+                      .rate = decoding ? Rate::bytes(kv_bytes, ctx.device)
+                                       : Rate::tensor_flops(s.causal ? flops / 2 : flops, ctx.device, type)};
+  return measure(decoding ? "attention-decode" : "attention", type, work, candidates, ctx);
+}
+
+// The unfused reference, then the named variants that can run here.
+std::vector<const attention::AttentionVariant*> chosen_variants(std::span<const std::string_view> names) {
+  std::vector<const attention::AttentionVariant*> chosen{&attention::find("unfused")};
+  for (const auto name : names) {
+    const auto& v = attention::find(name);
+    if (v.info.why_unavailable().empty() && !v.info.reference) chosen.push_back(&v);
+  }
+  return chosen;
+}
+
+// Each shape's rows, in order.
+std::vector<BenchRow> run_shapes(std::span<const attention::Shape> shapes, DType type,
+                                 std::span<const std::string_view> names, const std::string& size,
+                                 Measure measured, const BenchContext& ctx) {
+  const auto chosen = chosen_variants(names);
+  std::vector<BenchRow> rows;
+  for (const auto& s : shapes) {
+    std::vector<BenchRow> more = type == DType::f16
+                                     ? run_case<__half>(s, type, chosen, size, measured, ctx)
+                                     : run_case<__nv_bfloat16>(s, type, chosen, size, measured, ctx);
+    rows.insert(rows.end(), more.begin(), more.end());
+  }
+  return rows;
 }
 
 std::vector<BenchRow> run_attention(const Shape& shape, DType type, std::span<const std::string_view> names,
@@ -148,22 +205,19 @@ std::vector<BenchRow> run_attention(const Shape& shape, DType type, std::span<co
   const std::int64_t seq = count(shape);
   if (seq > kTokens)
     throw UsageError(fmt::format("attention sizes are sequence lengths up to {} (got {})", kTokens, seq));
-  std::vector<const attention::AttentionVariant*> chosen{&attention::find("unfused")};
-  for (const auto name : names) {
-    const auto& v = attention::find(name);
-    if (v.info.why_unavailable().empty() && !v.info.reference) chosen.push_back(&v);
-  }
-  std::vector<BenchRow> rows;
-  const auto run = [&](const attention::Shape& s) {
-    std::vector<BenchRow> more = type == DType::f16
-                                     ? run_case<__half>(s, type, chosen, std::to_string(seq), ctx)
-                                     : run_case<__nv_bfloat16>(s, type, chosen, std::to_string(seq), ctx);
-    rows.insert(rows.end(), more.begin(), more.end());
-  };
+  std::vector<attention::Shape> shapes;
   for (const int head_dim : {128, 64})
-    for (const bool causal : {false, true}) run(shape_of(static_cast<int>(seq), head_dim, causal));
-  run(shape_of(static_cast<int>(seq), 128, true, true));
-  return rows;
+    for (const bool causal : {false, true})
+      shapes.push_back(shape_of(static_cast<int>(seq), head_dim, causal));
+  shapes.push_back(shape_of(static_cast<int>(seq), 128, true, true));
+  return run_shapes(shapes, type, names, std::to_string(seq), Measure::flops, ctx);
+}
+
+std::vector<BenchRow> run_decode(const Shape& shape, DType type, std::span<const std::string_view> names,
+                                 const BenchContext& ctx) {
+  const auto kv_len = static_cast<int>(count(shape));
+  const std::array shapes{decode_shape(kv_len, 1), decode_shape(kv_len, 16)};
+  return run_shapes(shapes, type, names, std::to_string(kv_len), Measure::kv_bytes, ctx);
 }
 
 }  // namespace
@@ -188,6 +242,29 @@ const BenchFamily& attention_family() {
        .run = [](const BenchFamily& /*self*/, const Shape& shape, DType type,
                  std::span<const std::string_view> names,
                  const BenchContext& ctx) { return run_attention(shape, type, names, ctx); }});
+  return family;
+}
+
+const BenchFamily& attention_decode_family() {
+  static const BenchFamily family(
+      {.name = "attention-decode",
+       .form = SizeForm::count,
+       .max_dim = 131072,
+       .sizes = {"4096"},
+       .full_sizes = {"4096", "32768", "131072"},
+       .explain_size = "4096",
+       .dtypes = attention::kAttentionTypes,
+       .in_default_run = false,
+       .variants = [] { return infos_of(attention::variants()); },
+       // The cache (K and V of 262,144 tokens, or of one sequence of up to 131,072), Q and O of
+       // 16 tokens a sequence, and the reference's scores and their pointer arrays.
+       .device_bytes = [](const Shape& /*shape*/, DType /*type*/) -> std::size_t {
+         return 2 * std::size_t{kCacheTokens} * kGroupedKvHeads * 128 * 2 + (std::size_t{1} << 30) +
+                (std::size_t{64} << 20);
+       },
+       .run = [](const BenchFamily& /*self*/, const Shape& shape, DType type,
+                 std::span<const std::string_view> names,
+                 const BenchContext& ctx) { return run_decode(shape, type, names, ctx); }});
   return family;
 }
 

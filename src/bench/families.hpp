@@ -21,6 +21,9 @@ const BenchFamily& scan_family();
 const BenchFamily& histogram_family();
 // Fused attention forward (bf16, half) against the unfused cuBLAS path.
 const BenchFamily& attention_family();
+// Attention for decoding: 1 and 16 query tokens over a long kv cache, in GB/s of K and V read.
+// Not part of a default run.
+const BenchFamily& attention_decode_family();
 const BenchFamily& banks_family();
 
 // "2^K" for powers of two, the decimal number otherwise: how the reduction sizes are written.

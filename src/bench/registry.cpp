@@ -14,7 +14,7 @@ std::span<const BenchFamily* const> families() {
   static const std::array all{
       &matmul_family(),       &tensor_matmul_family(),      &reduction_family(), &scan_family(),
       &histogram_family(),    &transpose_family(),          &attention_family(), &banks_family(),
-      &matmul_tiles_family(), &tensor_matmul_tiles_family()};
+      &matmul_tiles_family(), &tensor_matmul_tiles_family(), &attention_decode_family()};
   return all;
 }
 

@@ -2,7 +2,8 @@
 // (rounded) inputs: sequence lengths that are not multiples of any tile (1, 7, 129, 1000, 4097),
 // q_len != kv_len with the causal mask aligned to the bottom right (rows that see no key
 // included), grouped-query heads, head dims 64, 128 and 256, padded rows and heads stored before
-// batches, more than 65,535 heads x batches, and no keys at all. O is poisoned first and its
+// batches, more than 65,535 heads x batches, no keys at all, and decoding shapes (1 to 16 query
+// rows over thousands of keys). O is poisoned first and its
 // padding must stay untouched; the workspace starts full of garbage.
 #include "smemlab/attention.hpp"
 
@@ -176,6 +177,12 @@ std::vector<Case> cases() {
       {"no_keys_causal", shape(1, 2, 1, 70, 0, 128, true)},
       {"many_heads", shape(33000, 2, 1, 2, 3, 64, true, 2.0F)},
       {"decode", shape(2, 8, 2, 1, 1000, 128, true, 4.0F), {}, false, 1.5F},
+      // Decoding over longer caches: a step that splits the keys over blocks merges many ranges
+      // (one sequence), and packs 64 rows (16 tokens x 4 heads) or 18 (3 x 6) into a tile, with
+      // masked ranges the first rows see nothing of.
+      {"decode_long_cache", shape(1, 32, 8, 1, 20000, 128, false), {}, false, 1.5F},
+      {"decode_sixteen_causal", shape(2, 32, 8, 16, 4101, 64, true, 2.0F), padded},
+      {"decode_group_of_six", shape(2, 12, 2, 3, 2500, 256, true, 2.0F)},
       // Each tensor its own row padding: a step that read O's or V's strides from another
       // tensor would write or read the wrong rows.
       {"mixed_layouts", shape(2, 4, 2, 150, 200, 128, true, 2.0F), {8, 16, 0, 24}},
