@@ -32,11 +32,13 @@ LONGEST_SPLIT_CACHE = 32768
 
 
 def smemlab_rows(binary, family, sizes, dtype):
-    out = subprocess.run(
+    run = subprocess.run(
         [binary, "bench", "--family", family, "--type", dtype, "--size", ",".join(map(str, sizes)),
          "--format", "json", "--quiet"],
-        check=True, capture_output=True, text=True).stdout
-    return json.loads(out)["rows"]
+        capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"attention_vs_torch: smemlab bench exited with {run.returncode}: {run.stderr.strip()}")
+    return json.loads(run.stdout)["rows"]
 
 
 def torch_rate(torch, backend, n, head_dim, causal, dtype, reps, grouped=False, q_len=None):

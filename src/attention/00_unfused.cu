@@ -5,9 +5,14 @@
 // softmax (the second time mostly from L2), written as P and read again: 12 to 16 bytes a score
 // through global memory, against 2 bytes for each element of Q, K, V and O. Heads go through in
 // groups whose scores fit 1 GiB (or one head, where its scores alone are more), so the workspace
-// grows with a head's q_len x kv_len, not with the batch or the number of heads.
+// grows with a head's q_len x kv_len, not with the batch or the number of heads. In half, P is
+// stored times 2^k (k = floor(log2 kv_len), at most 14) and the second product scales it back by
+// alpha = 2^-k, exactly: probabilities near 1 / kv_len would otherwise fall below half's
+// smallest normal number (2^-14) at long kv lengths, where its subnormals keep too few digits.
 #include <algorithm>
+#include <bit>
 #include <climits>
+#include <cmath>
 
 #include "attention/attention_device.cuh"
 #include "attention/variants.hpp"
@@ -67,7 +72,7 @@ __global__ void fill_pointers(Problem<T> p, std::int64_t first, int count, float
 // barrier before any thread writes.
 template <class T>
 __global__ void __launch_bounds__(kSoftmaxThreads)
-    softmax_rows(Problem<T> p, std::int64_t first, float* scores) {
+    softmax_rows(Problem<T> p, std::int64_t first, float* scores, float p_scale_log2) {
   const std::int64_t local = blockIdx.x;  // row within the group
   const std::int64_t pair = first + local / p.q_len;
   const int i = static_cast<int>(local % p.q_len);
@@ -107,7 +112,7 @@ __global__ void __launch_bounds__(kSoftmaxThreads)
     float x[kPerThread];
     for (int e = 0; e < kPerThread; ++e) {
       const int j = j0 + e * kSoftmaxThreads + static_cast<int>(threadIdx.x);
-      x[e] = j < seen ? exp2f(row[j] * kLog2e - m) * inverse : 0.0F;
+      x[e] = j < seen ? exp2f(row[j] * kLog2e - m + p_scale_log2) * inverse : 0.0F;
     }
     __syncthreads();
     for (int e = 0; e < kPerThread; ++e) {
@@ -148,7 +153,10 @@ void run_unfused(const Args& a, const LaunchContext& ctx) {
       reinterpret_cast<float*>(static_cast<unsigned char*>(a.workspace) + pointer_bytes(group));
   const cudaDataType_t data = std::is_same_v<T, __half> ? CUDA_R_16F : CUDA_R_16BF;
   SMEMLAB_CUBLAS_CHECK(cublasSetStream(ctx.cublas, ctx.stream));
-  const float zero = 0.0F, one = 1.0F;
+  const float zero = 0.0F;
+  const int p_scale_log2 =
+      std::is_same_v<T, __half> ? std::min(14, static_cast<int>(std::bit_width(static_cast<unsigned>(s.kv_len))) - 1) : 0;
+  const float p_unscale = std::ldexp(1.0F, -p_scale_log2);
   for (std::int64_t first = 0; first < pairs; first += group.heads) {
     const int count = static_cast<int>(std::min(group.heads, pairs - first));
     fill_pointers<T><<<(count + 127) / 128, 128, 0, ctx.stream>>>(p, first, count, scores, pointers);
@@ -159,12 +167,12 @@ void run_unfused(const Args& a, const LaunchContext& ctx) {
         static_cast<int>(a.k_strides.seq), pointers, data, static_cast<int>(a.q_strides.seq), &zero,
         pointers + 3 * count, CUDA_R_32F, s.kv_len, count, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
     softmax_rows<T><<<static_cast<unsigned>(count * static_cast<std::int64_t>(s.q_len)), kSoftmaxThreads, 0,
-                      ctx.stream>>>(p, first, scores);
+                      ctx.stream>>>(p, first, scores, static_cast<float>(p_scale_log2));
     SMEMLAB_CUDA_CHECK(cudaGetLastError());
     // Row-major O = P V is column-major O^T = V^T P^T; P's rows are S's, 2 kv_len elements apart.
     SMEMLAB_CUBLAS_CHECK(cublasGemmBatchedEx(
-        ctx.cublas, CUBLAS_OP_N, CUBLAS_OP_N, s.head_dim, s.q_len, s.kv_len, &one, pointers + 2 * count, data,
-        static_cast<int>(a.v_strides.seq), pointers + 3 * count, data, 2 * s.kv_len, &zero,
+        ctx.cublas, CUBLAS_OP_N, CUBLAS_OP_N, s.head_dim, s.q_len, s.kv_len, &p_unscale, pointers + 2 * count,
+        data, static_cast<int>(a.v_strides.seq), pointers + 3 * count, data, 2 * s.kv_len, &zero,
         pointers + 4 * count, data, static_cast<int>(a.o_strides.seq), count, CUBLAS_COMPUTE_32F,
         CUBLAS_GEMM_DEFAULT));
   }

@@ -11,6 +11,7 @@
 // long sequences stop being bound by global memory; the shared-memory round trips and barriers
 // are what the next step removes.
 #include "attention/attention_device.cuh"
+#include "attention/models.hpp"
 #include "attention/variants.hpp"
 
 namespace smemlab::attention::detail {
@@ -197,7 +198,7 @@ AttentionVariant fused_tile_variant() {
            .description = "one block a Q tile; K and V tiles, S and P in shared memory; online softmax",
            .technique = "fusion: the scores never reach global memory (FlashAttention-1)",
            .smem = SmemKind::dynamic_alloc,
-           .why_no_model = "not modelled yet: its wavefronts are not derived"},
+           .model = models::fused_tile},
           {no_workspace, launch}};
 }
 

@@ -9,6 +9,7 @@
 // half the work. Left for the next step: every warp now reads all of K and V, one 4-byte read a
 // fragment register (two 2-byte reads for V's), and the loads wait for global memory.
 #include "attention/attention_device.cuh"
+#include "attention/models.hpp"
 #include "attention/variants.hpp"
 
 namespace smemlab::attention::detail {
@@ -95,7 +96,7 @@ AttentionVariant split_rows_variant() {
            .description = "each warp owns 16 Q rows: S, P and O in registers; causal tiles skipped",
            .technique = "FlashAttention-2's work split: no scores in shared memory, one division at the end",
            .smem = SmemKind::dynamic_alloc,
-           .why_no_model = "not modelled yet: its wavefronts are not derived"},
+           .model = models::split_rows},
           {no_workspace, launch}};
 }
 

@@ -13,6 +13,7 @@
 // wavefronts a multiply-add; global loads hidden behind the tensor cores. The kernel should be
 // bound by the tensor cores and the softmax's exponentials instead of shared memory.
 #include "attention/attention_device.cuh"
+#include "attention/models.hpp"
 #include "attention/variants.hpp"
 
 namespace smemlab::attention::detail {
@@ -148,7 +149,7 @@ AttentionVariant swizzled_pipeline_variant() {
                "02 with swizzled tiles, ldmatrix(.trans) fragments, 32 rows a warp, K/V copies in flight",
            .technique = "conflict-free shared tiles and a two-stage cp.async pipeline",
            .smem = SmemKind::dynamic_alloc,
-           .why_no_model = "not modelled yet: its wavefronts are not derived"},
+           .model = models::swizzled_pipeline},
           {no_workspace, launch}};
 }
 

@@ -16,6 +16,7 @@
 #include <algorithm>
 
 #include "attention/attention_device.cuh"
+#include "attention/models.hpp"
 #include "attention/variants.hpp"
 
 namespace smemlab::attention::detail {
@@ -34,6 +35,10 @@ constexpr int kTileBytes = kTileKeys* D * 2;
 
 // Shared memory: Q's packed rows, then the stages of K and V. After the last tile the stages
 // hold each warp's partial output (float) and the rows' maxima and sums, for the merge.
+// A partial row is padded by 8 floats: the eight rows a warp's 8-byte stores reach then start
+// 8 banks apart, where unpadded rows (a multiple of 32 words) would share their banks 8 ways.
+template <int D>
+constexpr int kPartialPitch = D + 8;
 template <int D, int RowWarps>
 constexpr int smem_bytes() {
   return 16 * RowWarps * D * 2 + kStages * 2 * kTileBytes<D>;
@@ -170,8 +175,8 @@ __global__ void __launch_bounds__(kThreads) split_kv_kernel(SplitProblem<T> sp) 
 
   // The merge of the warps that shared the keys, in shared memory: each warp's output scaled to
   // the row's maximum over the warps, then summed in the order of the warps.
-  auto* const partial = reinterpret_cast<float*>(ring);  // [warp][16][D]
-  float* const slice_max = partial + kWarps * 16 * D;    // [slice][kRows]
+  auto* const partial = reinterpret_cast<float*>(ring);               // [warp][16][kPartialPitch]
+  float* const slice_max = partial + kWarps * 16 * kPartialPitch<D>;  // [slice][kRows]
   float* const slice_sum = slice_max + kSlices * kRows;
   float* const row_max = slice_sum + kSlices * kRows;  // [kRows], merged
   float* const row_sum = row_max + kRows;
@@ -203,52 +208,45 @@ __global__ void __launch_bounds__(kThreads) split_kv_kernel(SplitProblem<T> sp) 
   };
   const float scale_top = merged(row_top, rows.max_top);
   const float scale_bottom = merged(row_top + 8, rows.max_bottom);
-  float* const mine = partial + warp * 16 * D;
+  float* const mine = partial + warp * 16 * kPartialPitch<D>;
 #pragma unroll
   for (int nt = 0; nt < D / 8; ++nt) {
-    const int col = 8 * nt + 2 * rows.t;
-    mine[(lane / 4) * D + col] = acc[nt][0] * scale_top;
-    mine[(lane / 4) * D + col + 1] = acc[nt][1] * scale_top;
-    mine[(lane / 4 + 8) * D + col] = acc[nt][2] * scale_bottom;
-    mine[(lane / 4 + 8) * D + col + 1] = acc[nt][3] * scale_bottom;
+    float* const top = mine + (lane / 4) * kPartialPitch<D> + 8 * nt + 2 * rows.t;
+    *reinterpret_cast<float2*>(top) = make_float2(acc[nt][0] * scale_top, acc[nt][1] * scale_top);
+    *reinterpret_cast<float2*>(top + 8 * kPartialPitch<D>) =
+        make_float2(acc[nt][2] * scale_bottom, acc[nt][3] * scale_bottom);
   }
   __syncthreads();
 
-  // Eight columns a thread: the sum over the slices, divided by the row's sum; to O with the
-  // row's log-sum-exp when the keys are not split, otherwise to the range's partial result.
+  // Four columns a thread, so that eight lanes read 128 contiguous bytes: the sum over the
+  // slices, divided by the row's sum; to O with the row's log-sum-exp when the keys are not
+  // split, otherwise to the range's partial result.
   T* const o = p.o + batch * p.os.batch;
-  for (int c = static_cast<int>(threadIdx.x); c < kRows * D / 8; c += kThreads) {
-    const int row = c / (D / 8);
-    const int col = (c % (D / 8)) * 8;
+  for (int c = static_cast<int>(threadIdx.x); c < kRows * D / 4; c += kThreads) {
+    const int row = c / (D / 4);
+    const int col = (c % (D / 4)) * 4;
     const int packed = first + row;
     if (packed >= packed_rows) continue;
     const int head = head_of(packed);
     const int position = packed / p.group;
     const float sum = row_sum[row];
     const float inverse = sum > 0.0F ? 1.0F / sum : 0.0F;  // a row that saw no key is 0
-    float value[8] = {};
+    float4 value = make_float4(0.0F, 0.0F, 0.0F, 0.0F);
     for (int s = 0; s < kSlices; ++s) {
-      const float* const from = partial + ((s * RowWarps + row / 16) * 16 + row % 16) * D + col;
-#pragma unroll
-      for (int e = 0; e < 8; ++e) value[e] += from[e];
+      const float4 part = *reinterpret_cast<const float4*>(
+          partial + ((s * RowWarps + row / 16) * 16 + row % 16) * kPartialPitch<D> + col);
+      value = make_float4(value.x + part.x, value.y + part.y, value.z + part.z, value.w + part.w);
     }
-#pragma unroll
-    for (int e = 0; e < 8; ++e) value[e] *= inverse;
+    value = make_float4(value.x * inverse, value.y * inverse, value.z * inverse, value.w * inverse);
     const long long out_row = (static_cast<long long>(batch) * p.heads + head) * p.q_len + position;
-    const float lse_log2 = sum > 0.0F ? row_max[row] + log2f(sum) : -INFINITY;
     if (sp.plan.splits == 1) {
-      uint4 packed_out;
-      packed_out.x = pack2<T>(value[0], value[1]);
-      packed_out.y = pack2<T>(value[2], value[3]);
-      packed_out.z = pack2<T>(value[4], value[5]);
-      packed_out.w = pack2<T>(value[6], value[7]);
-      *reinterpret_cast<uint4*>(o + head * p.os.head + position * p.os.seq + col) = packed_out;
-      if (p.lse != nullptr && col == 0) p.lse[out_row] = lse_log2 * 0.6931471805599453F;
+      *reinterpret_cast<uint2*>(o + head * p.os.head + position * p.os.seq + col) =
+          make_uint2(pack2<T>(value.x, value.y), pack2<T>(value.z, value.w));
+      if (p.lse != nullptr && col == 0) p.lse[out_row] = row_lse(row_max[row], sum);
     } else {
-      float* const to = sp.partial_o + (split * sp.rows + out_row) * D + col;
-      reinterpret_cast<float4*>(to)[0] = make_float4(value[0], value[1], value[2], value[3]);
-      reinterpret_cast<float4*>(to)[1] = make_float4(value[4], value[5], value[6], value[7]);
-      if (col == 0) sp.partial_lse[split * sp.rows + out_row] = lse_log2;
+      *reinterpret_cast<float4*>(sp.partial_o + (split * sp.rows + out_row) * D + col) = value;
+      if (col == 0)
+        sp.partial_lse[split * sp.rows + out_row] = sum > 0.0F ? row_max[row] + log2f(sum) : -INFINITY;
     }
   }
 }
@@ -400,7 +398,7 @@ AttentionVariant split_kv_variant() {
                "a head group's rows packed into one tile; keys split over blocks, merged by log-sum-exp",
            .technique = "split-KV (flash decoding) with K and V read once a head group",
            .smem = SmemKind::dynamic_alloc,
-           .why_no_model = "not modelled yet: its wavefronts are not derived"},
+           .model = models::split_kv},
           {workspace_bytes, launch}};
 }
 
