@@ -1,8 +1,9 @@
 // 06 — split-KV over the packed rows of a head group, for decoding. Changed from 03 (whose
-// swizzled tiles, ldmatrix fragments and cp.async ring it keeps, three stages deep): a block no
-// longer owns one head's Q tile and all of its keys. First, the query rows of the q heads that
-// share a kv head are packed into one tile (position i of head g of the group is packed row
-// i * group + g), so each K and V tile is read once for the whole group instead of once a head.
+// swizzled tiles, ldmatrix fragments and cp.async ring it keeps, three stages deep, two at head
+// dim 256): a block no longer owns one head's Q tile and all of its keys. First, the query rows
+// of the q heads that share a kv head are packed into one tile (position i of head g of the
+// group is packed row i * group + g), so each K and V tile is read once for the whole group
+// instead of once a head.
 // Second, the keys are cut into ranges, one block a range: each block writes its rows' output
 // and log-sum-exp over its range to the workspace, and a second kernel merges the ranges,
 // weighting each by its log-sum-exp, in a fixed order. Within a block the four warps split a
@@ -28,7 +29,10 @@ using smemlab::detail::pipelined_steps;
 constexpr int kWarps = 4;
 constexpr int kThreads = 32 * kWarps;
 constexpr int kTileKeys = 64;  // keys a K/V tile
-constexpr int kStages = 3;     // K/V tiles in the ring: two in flight while one is computed
+// K/V tiles in the ring: two in flight while one is computed; at head dim 256 one, so that a
+// block fits the 163 KiB of an sm_80 GPU.
+template <int D>
+constexpr int kStages = D == 256 ? 2 : 3;
 
 template <int D>
 constexpr int kTileBytes = kTileKeys* D * 2;
@@ -41,7 +45,7 @@ template <int D>
 constexpr int kPartialPitch = D + 8;
 template <int D, int RowWarps>
 constexpr int smem_bytes() {
-  return 16 * RowWarps * D * 2 + kStages * 2 * kTileBytes<D>;
+  return 16 * RowWarps * D * 2 + kStages<D> * 2 * kTileBytes<D>;
 }
 
 // How a call is cut: warps a row tile splits its rows over (1, 2 or 4; the others split the
@@ -117,7 +121,7 @@ __global__ void __launch_bounds__(kThreads) split_kv_kernel(SplitProblem<T> sp) 
 
   float acc[D / 8][4] = {};
   int tile = 0;
-  pipelined_steps<kStages>(
+  pipelined_steps<kStages<D>>(
       tiles,
       [&](int step, int stage) {
         const int key0 = key_begin + step * kTileKeys;
@@ -289,11 +293,10 @@ __global__ void __launch_bounds__(kThreads) merge_ranges_kernel(SplitProblem<T> 
 }
 
 template <int D, int RowWarps>
-int blocks_per_sm() {
+int blocks_per_sm(const Args& a) {
   int blocks = 0;
   const auto kernel = split_kv_kernel<__nv_bfloat16, D, RowWarps>;  // the same resources for half
-  SMEMLAB_CUDA_CHECK(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes<D, RowWarps>()));
+  allow_shared_memory(kernel, smem_bytes<D, RowWarps>(), a);
   SMEMLAB_CUDA_CHECK(
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kThreads, smem_bytes<D, RowWarps>()));
   return std::max(blocks, 1);
@@ -320,9 +323,9 @@ Plan plan_of(const Args& a) {
   int sms = 0;
   SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
   SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const int per_sm = row_warps == 1   ? blocks_per_sm<D, 1>()
-                     : row_warps == 2 ? blocks_per_sm<D, 2>()
-                                      : blocks_per_sm<D, 4>();
+  const int per_sm = row_warps == 1   ? blocks_per_sm<D, 1>(a)
+                     : row_warps == 2 ? blocks_per_sm<D, 2>(a)
+                                      : blocks_per_sm<D, 4>(a);
   const long long slots = static_cast<long long>(sms) * per_sm;
   Plan best{row_warps, row_tiles, 1, tiles * kTileKeys};
   double best_cost = INFINITY;
@@ -355,10 +358,9 @@ std::size_t workspace_bytes(const Args& a) {
 }
 
 template <class T, int D, int RowWarps>
-void launch_split(const SplitProblem<T>& sp, long long blocks, cudaStream_t stream) {
+void launch_split(const SplitProblem<T>& sp, long long blocks, const Args& a, cudaStream_t stream) {
   const auto kernel = split_kv_kernel<T, D, RowWarps>;
-  SMEMLAB_CUDA_CHECK(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes<D, RowWarps>()));
+  allow_shared_memory(kernel, smem_bytes<D, RowWarps>(), a);
   kernel<<<static_cast<unsigned>(blocks), kThreads, smem_bytes<D, RowWarps>(), stream>>>(sp);
   SMEMLAB_CUDA_CHECK(cudaGetLastError());
 }
@@ -378,9 +380,9 @@ void launch(const Args& a, const LaunchContext& ctx) {
         plan.splits > 1 ? partial_o + static_cast<std::size_t>(plan.splits) * rows * D : nullptr};
     const long long blocks = static_cast<long long>(s.batch) * s.kv_heads * plan.row_tiles * plan.splits;
     if (blocks > 0x7FFFFFFF) throw std::invalid_argument("attention: more than 2^31 - 1 blocks");
-    if (plan.row_warps == 1) launch_split<T, D, 1>(sp, blocks, ctx.stream);
-    if (plan.row_warps == 2) launch_split<T, D, 2>(sp, blocks, ctx.stream);
-    if (plan.row_warps == 4) launch_split<T, D, 4>(sp, blocks, ctx.stream);
+    if (plan.row_warps == 1) launch_split<T, D, 1>(sp, blocks, a, ctx.stream);
+    if (plan.row_warps == 2) launch_split<T, D, 2>(sp, blocks, a, ctx.stream);
+    if (plan.row_warps == 4) launch_split<T, D, 4>(sp, blocks, a, ctx.stream);
     if (plan.splits > 1) {
       merge_ranges_kernel<T, D>
           <<<static_cast<unsigned>((rows + kWarps - 1) / kWarps), kThreads, 0, ctx.stream>>>(sp);

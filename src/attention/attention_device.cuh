@@ -359,14 +359,10 @@ void with_type_and_head_dim(const Args& a, F&& f) {
 // The workspace of a step that keeps nothing in global memory but its output.
 inline std::size_t no_workspace(const Args& /*args*/) { return 0; }
 
-// Launches a fused kernel: one block of `threads` a Q tile of `tile_rows` rows, `smem` bytes of
-// dynamic shared memory.
-template <class T>
-void launch_fused(void (*kernel)(Problem<T>), const Args& a, int tile_rows, int threads, int smem,
-                  cudaStream_t stream) {
-  const Problem<T> p = problem_of<T>(a, tile_rows);
-  const long long blocks = static_cast<long long>(a.shape.batch) * a.shape.q_heads * p.q_tiles;
-  if (blocks > 0x7FFFFFFF) throw std::invalid_argument("attention: more than 2^31 - 1 Q tiles");
+// Throws std::invalid_argument, before anything is queued, where the device cannot give a block
+// `smem` bytes of shared memory; otherwise lets `kernel` take them.
+template <class Kernel>
+void allow_shared_memory(Kernel kernel, int smem, const Args& a) {
   int device = 0;
   int optin = 0;
   SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
@@ -376,6 +372,17 @@ void launch_fused(void (*kernel)(Problem<T>), const Args& a, int tile_rows, int 
         "attention: head dim " + std::to_string(a.shape.head_dim) + " needs " + std::to_string(smem) +
         " bytes of shared memory a block; this device allows " + std::to_string(optin));
   SMEMLAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+}
+
+// Launches a fused kernel: one block of `threads` a Q tile of `tile_rows` rows, `smem` bytes of
+// dynamic shared memory.
+template <class T>
+void launch_fused(void (*kernel)(Problem<T>), const Args& a, int tile_rows, int threads, int smem,
+                  cudaStream_t stream) {
+  const Problem<T> p = problem_of<T>(a, tile_rows);
+  const long long blocks = static_cast<long long>(a.shape.batch) * a.shape.q_heads * p.q_tiles;
+  if (blocks > 0x7FFFFFFF) throw std::invalid_argument("attention: more than 2^31 - 1 Q tiles");
+  allow_shared_memory(kernel, smem, a);
   kernel<<<static_cast<unsigned>(blocks), threads, smem, stream>>>(p);
   SMEMLAB_CUDA_CHECK(cudaGetLastError());
 }
