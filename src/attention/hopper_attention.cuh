@@ -5,7 +5,6 @@
 // the launch. Built for sm_90a only.
 #include <cuda.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 
@@ -73,27 +72,24 @@ __device__ __forceinline__ unsigned char* aligned_smem(unsigned char* raw) {
 }
 
 // The mbarriers: Q landed; a stage's K or V landed (one arrival, the producer's, and its bytes);
-// a stage's K or V read by both consumers (one arrival each); Q read by both consumers (a
-// block that works through several Q tiles loads the next one then).
+// a stage's K or V read by both consumers (one arrival each).
 struct Barriers {
   std::uint64_t* q_full;
   std::uint64_t* k_full;  // one a stage, as the others
   std::uint64_t* v_full;
   std::uint64_t* k_empty;
   std::uint64_t* v_empty;
-  std::uint64_t* q_empty;
 };
 
 template <int D>
 __device__ __forceinline__ Barriers barriers_at(unsigned char* smem) {
   auto* const b = reinterpret_cast<std::uint64_t*>(smem + Smem<D>::kBarriers);
-  return {b, b + 1, b + 1 + kStages, b + 1 + 2 * kStages, b + 1 + 3 * kStages, b + 1 + 4 * kStages};
+  return {b, b + 1, b + 1 + kStages, b + 1 + 2 * kStages, b + 1 + 3 * kStages};
 }
 
 // By one thread, before the block synchronises.
 __device__ __forceinline__ void init_barriers(const Barriers& b) {
   hopper::barrier_init(b.q_full, 1);
-  hopper::barrier_init(b.q_empty, kConsumers);
   for (int s = 0; s < kStages; ++s) {
     hopper::barrier_init(&b.k_full[s], 1);
     hopper::barrier_init(&b.v_full[s], 1);
@@ -105,11 +101,10 @@ __device__ __forceinline__ void init_barriers(const Barriers& b) {
 
 // The producer thread: Q's tile, then K and V of every tile into the ring of stages, each copy
 // waiting until both consumers have freed its buffer (K and V apart, so a step that is done with
-// K early lets the next K in early). `ring`: the tiles the ring has carried before this Q tile's
-// (a block that works through several Q tiles keeps one ring).
+// K early lets the next K in early).
 template <class T, int D>
 __device__ __forceinline__ void produce(const Maps& maps, const Problem<T>& p, const BlockRows& at, int tiles,
-                                        unsigned char* smem, const Barriers& b, int ring = 0) {
+                                        unsigned char* smem, const Barriers& b) {
   using L = Smem<D>;
   const int first_row = at.tile * kRows;
   hopper::arrive_expect_bytes(b.q_full, L::kQBytes);
@@ -117,17 +112,16 @@ __device__ __forceinline__ void produce(const Maps& maps, const Problem<T>& p, c
     tma_load_4d(smem + c * kRows * 128, maps.q, c * kBlockColumns, first_row, at.head, at.batch, b.q_full);
   const int kv_head = at.head / p.group;
   for (int tile = 0; tile < tiles; ++tile) {
-    const int n = ring + tile;  // the ring's position
-    const int stage = n % kStages;
-    const unsigned freed = (n / kStages - 1) & 1;  // the phase that frees the stage's last use
+    const int stage = tile % kStages;
+    const unsigned freed = (tile / kStages - 1) & 1;  // the phase that frees the stage's last use
     unsigned char* const k_tile = smem + L::kK + stage * L::kTileBytes;
     unsigned char* const v_tile = smem + L::kV + stage * L::kTileBytes;
-    if (n >= kStages) hopper::wait(&b.k_empty[stage], freed);
+    if (tile >= kStages) hopper::wait(&b.k_empty[stage], freed);
     hopper::arrive_expect_bytes(&b.k_full[stage], L::kTileBytes);
     for (int c = 0; c < L::kBlocks; ++c)
       tma_load_4d(k_tile + c * kKeys<D> * 128, maps.k, c * kBlockColumns, tile * kKeys<D>, kv_head, at.batch,
                   &b.k_full[stage]);
-    if (n >= kStages) hopper::wait(&b.v_empty[stage], freed);
+    if (tile >= kStages) hopper::wait(&b.v_empty[stage], freed);
     hopper::arrive_expect_bytes(&b.v_full[stage], L::kTileBytes);
     for (int c = 0; c < L::kBlocks; ++c)
       tma_load_4d(v_tile + c * kKeys<D> * 128, maps.v, c * kBlockColumns, tile * kKeys<D>, kv_head, at.batch,
@@ -210,66 +204,9 @@ __device__ __forceinline__ void issue_output(float (&o)[D / 2], const std::uint3
   hopper::commit();
 }
 
-// A consumer's tiles with the softmax of one beside the products of its neighbours (step 05):
-// S of the next tile and P V of this one are two wgmma batches; the consumer waits for S only,
-// computes its softmax while P V runs, then waits for P V before it rescales O. K and V are
-// freed apart. O (its accumulators, o) ends unnormalised; `ring` as for produce().
-template <class T, int D>
-__device__ __forceinline__ void overlapped_tiles(Consumer<D>& c, const Problem<T>& p, float (&o)[D / 2],
-                                                 int ring = 0) {
-  using L = Smem<D>;
-  auto& acc = reinterpret_cast<float(&)[D / 8][4]>(o);
-  if (c.tiles == 0) return;
-  const auto stage_of = [&](int tile) { return (ring + tile) % kStages; };
-  const auto parity_of = [&](int tile) { return static_cast<unsigned>((ring + tile) / kStages) & 1; };
-  std::uint32_t a[kKeys<D> / 16][4];  // P's fragments of the tile whose P V is next
-  {                                   // the first tile: S, its softmax, P
-    float s_flat[kKeys<D> / 2] = {};
-    hopper::wait(&c.bars.k_full[stage_of(0)], parity_of(0));
-    issue_scores<T, D>(s_flat, c.q_tile, c.smem + L::kK + stage_of(0) * L::kTileBytes);
-    hopper::wait_batches<0>();
-    hopper::keep_in_registers(s_flat);
-    if (threadIdx.x % 128 == 0) hopper::arrive(&c.bars.k_empty[stage_of(0)]);
-    auto& s = reinterpret_cast<float(&)[kKeys<D> / 8][4]>(s_flat);
-    if (c.masked(0)) c.rows.mask(s, p, 0);
-    c.rows.softmax(s, p.scale_log2);  // O is still 0: nothing to rescale
-#pragma unroll
-    for (int kk = 0; kk < kKeys<D> / 16; ++kk) p_fragment<T, kKeys<D>>(a[kk], s, kk);
-  }
-  for (int tile = 1; tile < c.tiles; ++tile) {
-    const int stage = stage_of(tile);
-    const int previous = stage_of(tile - 1);
-    float s_flat[kKeys<D> / 2] = {};
-    hopper::wait(&c.bars.k_full[stage], parity_of(tile));
-    issue_scores<T, D>(s_flat, c.q_tile, c.smem + L::kK + stage * L::kTileBytes);
-    hopper::wait(&c.bars.v_full[previous], parity_of(tile - 1));
-    issue_output<T, D>(o, a, c.smem + L::kV + previous * L::kTileBytes);
-    hopper::wait_batches<1>();  // S is done; P V of the previous tile may still run
-    hopper::keep_in_registers(s_flat);
-    if (threadIdx.x % 128 == 0) hopper::arrive(&c.bars.k_empty[stage]);
-    auto& s = reinterpret_cast<float(&)[kKeys<D> / 8][4]>(s_flat);
-    if (c.masked(tile)) c.rows.mask(s, p, tile * kKeys<D>);
-    const auto r = c.rows.softmax(s, p.scale_log2);
-    hopper::wait_batches<0>();
-    hopper::keep_in_registers(o);
-    if (threadIdx.x % 128 == 0) hopper::arrive(&c.bars.v_empty[previous]);
-    c.rows.rescale(acc, r);
-#pragma unroll
-    for (int kk = 0; kk < kKeys<D> / 16; ++kk) p_fragment<T, kKeys<D>>(a[kk], s, kk);
-  }
-  const int last = stage_of(c.tiles - 1);
-  hopper::wait(&c.bars.v_full[last], parity_of(c.tiles - 1));
-  issue_output<T, D>(o, a, c.smem + L::kV + last * L::kTileBytes);
-  hopper::wait_batches<0>();
-  hopper::keep_in_registers(o);
-  if (threadIdx.x % 128 == 0) hopper::arrive(&c.bars.v_empty[last]);
-}
-
 // The tensor maps of a call and its grid of Q tiles; then kernel<<<grid, kThreads, smem>>>.
-// Persistent: one block an SM (the most the shared memory allows), each working through Q
-// tiles, with `more` (any further arguments) after maps and p.
-template <class T, int D, class Kernel, class... More>
-void launch_hopper(Kernel kernel, const Args& a, cudaStream_t stream, bool persistent = false, More... more) {
+template <class T, int D, class Kernel>
+void launch_hopper(Kernel kernel, const Args& a, cudaStream_t stream) {
   const Shape& s = a.shape;
   const auto map = [&](const void* base, const Strides& st, int heads, int len, int box_rows) {
     const std::uint64_t dims[4] = {static_cast<std::uint64_t>(D), static_cast<std::uint64_t>(len),
@@ -291,15 +228,7 @@ void launch_hopper(Kernel kernel, const Args& a, cudaStream_t stream, bool persi
   if (blocks > 0x7FFFFFFF) throw std::invalid_argument("attention: more than 2^31 - 1 Q tiles");
   SMEMLAB_CUDA_CHECK(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Smem<D>::kBytes));
-  long long grid = blocks;
-  if (persistent) {
-    int device = 0;
-    int sms = 0;
-    SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
-    SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    grid = std::min<long long>(blocks, sms);
-  }
-  kernel<<<static_cast<unsigned>(grid), kThreads, Smem<D>::kBytes, stream>>>(maps, p, more...);
+  kernel<<<static_cast<unsigned>(blocks), kThreads, Smem<D>::kBytes, stream>>>(maps, p);
   SMEMLAB_CUDA_CHECK(cudaGetLastError());
 }
 
