@@ -9,10 +9,10 @@
 //
 // The decoding family (attention-decode): a size is the kv length, the cached keys and values a
 // step of generation reads, for 1 and for 16 new query tokens ("bf16 hd128 gqa q1", "... q16";
-// no mask, as every new token sees the whole cache), grouped-query attention 32/8 of head dim 128. The cache
-// holds 262,144 tokens a layer (1 GiB of K and V in bf16), as batch = 262,144 / kv_len sequences
-// up to a kv length of 32,768; a longer cache is one sequence. Throughput is GB/s of K and V
-// read: the step is bound by that read.
+// no mask, as every new token sees the whole cache), grouped-query attention 32/8 of head dim
+// 128. The cache holds 262,144 tokens a layer (1 GiB of K and V in bf16), as batch = 262,144 /
+// kv_len sequences up to a kv length of 32,768; a longer cache is one sequence. Throughput is
+// GB/s of K and V read: the step is bound by that read.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <fmt/format.h>
@@ -84,10 +84,11 @@ template <class Storage>
 std::vector<BenchRow> run_case(const attention::Shape& s, DType type,
                                std::span<const attention::AttentionVariant* const> chosen,
                                const std::string& size, Measure measured, const BenchContext& ctx) {
+  const bool decoding = measured == Measure::kv_bytes;
   const std::string label =
       fmt::format("{} hd{}{}{}{}", dtype_name(type), s.head_dim, s.causal ? " causal" : "",
                   s.kv_heads < s.q_heads ? " gqa" : "",
-                  measured == Measure::kv_bytes ? fmt::format(" q{}", s.q_len) : std::string());
+                  decoding ? fmt::format(" q{}", s.q_len) : std::string());
   ctx.progress(fmt::format("attention {} {}: inputs", label, size), false);
   const std::size_t elements = static_cast<std::size_t>(s.batch) * s.q_heads * s.q_len * s.head_dim;
   const std::size_t kv_elements = static_cast<std::size_t>(s.batch) * s.kv_heads * s.kv_len * s.head_dim;
@@ -168,7 +169,6 @@ std::vector<BenchRow> run_case(const attention::Shape& s, DType type,
          .dtype_label = label});
   const double flops = 4.0 * s.batch * s.q_heads * static_cast<double>(s.q_len) * s.kv_len * s.head_dim;
   const double kv_bytes = 2.0 * static_cast<double>(kv_elements) * sizeof(Storage);
-  const bool decoding = measured == Measure::kv_bytes;
   const Workload work{.size = size,
                       .rate = decoding ? Rate::bytes(kv_bytes, ctx.device)
                                        : Rate::tensor_flops(s.causal ? flops / 2 : flops, ctx.device, type)};
