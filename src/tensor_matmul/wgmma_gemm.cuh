@@ -186,7 +186,7 @@ struct RegisterStore {
 
 // Through shared memory: a consumer writes 64 rows x 32 floats into one of its two staging
 // buffers and TMA stores them, while it writes the next 32 columns into the other. Where TMA
-// may not store C, from registers.
+// may not store C, the warps store the staged rows themselves.
 struct TmaStore {
   static constexpr int kBufferBytes = 64 * 128;
   static constexpr int kStagingBytes = 2 * kBufferBytes;  // per consumer
@@ -195,7 +195,7 @@ struct TmaStore {
                                                const ConsumerThread& th) {
     using namespace hopper;
     if (!c.by_tma) {
-      RegisterStore::store<Cfg>(acc, t, c, th);
+      store_rows<Cfg>(acc, t, c, th);
       return;
     }
     // Thread (warp w, lane l) holds rows 16 w + l / 4 (and 8 below) and, of every 8 columns,
@@ -235,6 +235,51 @@ struct TmaStore {
   // The staging buffers live as long as the block.
   static __device__ void finish(const ConsumerThread& th) {
     if (th.ct == 0) hopper::wait_stores<0>();
+  }
+
+  // C's rows not 16-byte aligned, C read (beta), or partial sums. From registers, a thread's
+  // stores cover 8 rows x 4 or 8 bytes an instruction, and where the rows are not aligned each
+  // splits its sectors: such stores ran at a quarter to a half of the aligned ones' speed. So the
+  // 64 x 32 chunk is staged with rows 40 floats apart (a half-warp's 8-byte writes then cover the
+  // 32 banks once, and a row's 32 floats lie on 32 banks), and a warp stores a row of 32
+  // consecutive floats an instruction: 128 bytes, at most 5 sectors whatever C's alignment.
+  template <class Cfg, class Acc>
+  static __device__ __forceinline__ void store_rows(const Acc& acc, const TileOrigin& t, const CTarget& c,
+                                                    const ConsumerThread& th) {
+    using namespace hopper;
+    constexpr int kRowFloats = 40;
+    static_assert(64 * kRowFloats * 4 <= kStagingBytes);
+    float* const rows = reinterpret_cast<float*>(c.staging + th.consumer * kStagingBytes);
+    const GemmArgs& g = c.out;
+    const int col_in_chunk = th.lane;
+#pragma unroll
+    for (int i = 0; i < Cfg::kMTiles; ++i) {
+      const int first_row = t.row0 + (th.consumer * Cfg::kMTiles + i) * 64 + th.warp * 16;
+#pragma unroll
+      for (int chunk = 0; chunk < Cfg::kBN / 32; ++chunk) {
+        sync_named(1 + th.consumer, 128);  // every warp has stored the rows staged before
+#pragma unroll
+        for (int q = 0; q < 4; ++q)
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            const int r = th.warp * 16 + th.lane / 4 + 8 * h;
+            const int a = 4 * (chunk * 4 + q) + 2 * h;
+            *reinterpret_cast<float2*>(rows + r * kRowFloats + q * 8 + th.lane % 4 * 2) =
+                float2{g.alpha * acc[i][a], g.alpha * acc[i][a + 1]};
+          }
+        sync_named(1 + th.consumer, 128);
+        const int col = t.col0 + chunk * 32 + col_in_chunk;
+#pragma unroll 4
+        for (int rr = 0; rr < 16; ++rr) {
+          const int row = first_row + rr;
+          if (row < g.m && col < g.n) {
+            float* const p = g.c + static_cast<std::size_t>(row) * g.ldc + col;
+            const float v = rows[(th.warp * 16 + rr) * kRowFloats + col_in_chunk];
+            *p = g.beta == 0.0F ? v : v + g.beta * *p;
+          }
+        }
+      }
+    }
   }
 };
 
