@@ -10,6 +10,7 @@ The model of one choice (a kernel, K in R ranges) on an m x n x k product:
     the K-loop = the longer of: steps per range x BM x BN x (128 bytes of K) / (rate / blocks per
                  SM), and the operands' tiles, steps x (BM + BN) x 128 bytes for each of the
                  min(items, slots) blocks streaming at once, at L2 speed
+                 (B's share halved where a cluster's two blocks share one copy of it: TMA multicast)
     the epilogue = min(items, slots) tiles of BM x BN floats stored at DRAM speed
   compute = rounds x a round; memory = A and B in the input type read at the kernel's fraction
   (stream) of the DRAM's speed
@@ -36,23 +37,24 @@ import sys
 # Must match kKernels in src/tensor_matmul/16_auto.cpp:
 # name -> (bm, bn, blocks per SM, hopper, splits K, reads unaligned rows in place, thin: divides
 # K itself (thin_ranges) and adds the ranges' sums in a cluster, swapped: tf32 only, reads B as
-# stored, CUDA cores: reads any operands in place, K in steps of 16 elements).
+# stored, CUDA cores: reads any operands in place, K in steps of 16 elements, blocks sharing one
+# copy of B's tile).
 KERNELS = {
-    "mma128x256": (128, 256, 1, False, False, False, False, False, False),
-    "mma128x128": (128, 128, 1, False, False, False, False, False, False),
-    "mma64x64": (64, 64, 2, False, False, False, False, False, False),
-    "inplace128x128": (128, 128, 1, False, False, True, False, False, False),
-    "inplace64x64": (64, 64, 2, False, False, True, False, False, False),
-    "wgmma128x256": (128, 256, 1, True, True, False, False, False, False),
-    "wgmma128x128": (128, 128, 1, True, True, False, False, False, False),
-    "wgmma64x128": (64, 128, 1, True, True, False, False, False, False),
-    "clusters128x256": (128, 256, 1, True, False, False, False, False, False),
-    "skinny16x128": (16, 128, 3, True, False, False, True, False, False),
-    "skinny128x16": (128, 16, 3, True, False, False, True, False, False),
-    "swapped256x128": (256, 128, 1, True, True, False, False, True, False),
-    "swapped128x128": (128, 128, 1, True, True, False, False, True, False),
-    "swapped128x64": (128, 64, 1, True, True, False, False, True, False),
-    "smallk32x256": (32, 256, 3, False, False, False, False, False, True),
+    "mma128x256": (128, 256, 1, False, False, False, False, False, False, 1),
+    "mma128x128": (128, 128, 1, False, False, False, False, False, False, 1),
+    "mma64x64": (64, 64, 2, False, False, False, False, False, False, 1),
+    "inplace128x128": (128, 128, 1, False, False, True, False, False, False, 1),
+    "inplace64x64": (64, 64, 2, False, False, True, False, False, False, 1),
+    "wgmma128x256": (128, 256, 1, True, True, False, False, False, False, 1),
+    "wgmma128x128": (128, 128, 1, True, True, False, False, False, False, 1),
+    "wgmma64x128": (64, 128, 1, True, True, False, False, False, False, 1),
+    "clusters128x256": (128, 256, 1, True, False, False, False, False, False, 2),
+    "skinny16x128": (16, 128, 3, True, False, False, True, False, False, 1),
+    "skinny128x16": (128, 16, 3, True, False, False, True, False, False, 1),
+    "swapped256x128": (256, 128, 1, True, True, False, False, True, False, 1),
+    "swapped128x128": (128, 128, 1, True, True, False, False, True, False, 1),
+    "swapped128x64": (128, 64, 1, True, True, False, False, True, False, 1),
+    "smallk32x256": (32, 256, 3, False, False, False, False, False, True, 1),
 }
 # The memory-bound shapes of the sweep: m or n of 16.
 SKINNY = ("16x8192x8192", "8192x16x8192")
@@ -96,7 +98,8 @@ def geometry(kernel, splits, size, dtype, sms):
     active = min(items, bps * sms)
     return {"rounds": cdiv(items, bps * sms), "macs": per * bm * bn * k_step * bps, "ranges": count,
             "mn": m * n, "bytes": ELEM[dtype] * (m * k + k * n), "kn": k * n,
-            "streamed": per * (bm + bn) * k_step * ELEM[dtype] * active, "stored": 4 * bm * bn * active,
+            "streamed": per * (bm + bn / KERNELS[kernel][9]) * k_step * ELEM[dtype] * active,
+            "stored": 4 * bm * bn * active,
             "mk": m * k, "aligned": k % (16 // ELEM[dtype]) == 0 and n % (16 // ELEM[dtype]) == 0}
 
 

@@ -208,10 +208,12 @@ const BenchFamily& tensor_matmul_tiles_family() {
       {.name = "tensor-matmul-tiles",
        .form = SizeForm::gemm,
        // The shapes the chooser's rates are fitted to (scripts/tune-tensor.sh); the odd ones (rows
-       // not 16-byte aligned) fit the in-place kernels' rates.
+       // not 16-byte aligned) fit the in-place kernels' rates, the last three (a short K under a
+       // large C) the tiles' fixed costs and stores.
        .sizes = {"8192x8192x4096", "4096x4096x768", "256x256x65536"},
        .full_sizes = {"8192x8192x4096", "4096x4096x768", "256x256x65536", "2048x2048x2048", "16x8192x8192",
-                      "8192x16x8192", "1023x1025x127", "255x513x1021", "1531x1021x2053", "4096x4096x16"},
+                      "8192x16x8192", "1023x1025x127", "255x513x1021", "1531x1021x2053", "4096x4096x16",
+                      "6144x5120x64", "3072x5760x320", "2560x3584x1536"},
        .explain_size = "4096",
        .dtypes = kTensorInputs,
        .in_default_run = false,

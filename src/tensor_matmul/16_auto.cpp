@@ -10,8 +10,8 @@
 // - waves: items (tiles x ranges of K) over resident blocks; the busiest block's items each
 //   take a fixed time, their K-loop and their epilogue. The K-loop runs at the kernel's
 //   measured rate, or slower where the busy blocks' operand tiles, (BM + BN) x 128 bytes a
-//   K-step each, exceed the L2's speed (the small tiles with every SM busy); the tiles stored
-//   at once share the DRAM's speed;
+//   K-step each (B's share halved for 11's pairs, which multicast it), exceed the L2's speed;
+//   the tiles stored at once share the DRAM's speed;
 // - bytes: A and B read once at the speed the kernel reaches where bytes bound it (a share of
 //   the DRAM's, measured at 16 x 8192 x 8192 and 8192 x 16 x 8192), a floor under its time;
 // - the extra launches and traffic: split-K's partial sums (none for 13, whose clusters add
@@ -52,7 +52,7 @@ constexpr std::array<KernelShape, 15> kKernels{{
     {"wgmma128x256", 128, 256, 1, true, true},
     {"wgmma128x128", 128, 128, 1, true, true},
     {"wgmma64x128", 64, 128, 1, true, true},
-    {"clusters128x256", 128, 256, 1, true, false},
+    {"clusters128x256", 128, 256, 1, true, false, false, false, false, false, 2},
     {"skinny16x128", 16, 128, 3, true, false, false, true},
     {"skinny128x16", 128, 16, 3, true, false, false, true},
     {"swapped256x128", 256, 128, 1, true, true, false, false, true},
@@ -159,8 +159,9 @@ KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType i
   // The CUDA-core kernel's loop stops at K's end inside its last chunk.
   const double steps =
       s.cuda_cores ? static_cast<double>(k) / k_step : static_cast<double>(ranges.steps_per_range);
-  const double k_loop_ns = std::max(steps * s.bm * s.bn * k_step / slot_rate,
-                                    steps * (s.bm + s.bn) * k_step * elem * active / device.l2_bytes_per_ns);
+  const double tile_bytes = (s.bm + static_cast<double>(s.bn) / s.b_sharers) * k_step * elem;  // a K-step's
+  const double k_loop_ns =
+      std::max(steps * s.bm * s.bn * k_step / slot_rate, steps * tile_bytes * active / device.l2_bytes_per_ns);
   const double round_ns = r.item_ns + k_loop_ns + 4.0 * s.bm * s.bn * active / device.dram_bytes_per_ns;
   e.compute_ns = static_cast<double>(ceil_div(e.items, slots)) * round_ns;
   const double mn = static_cast<double>(m) * n;

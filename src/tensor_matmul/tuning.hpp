@@ -41,7 +41,8 @@ struct TileChoice {
 // (weighed only for those: on aligned ones it is the mma kernel of its tile), whether it is one
 // of 13's thin tiles (mma.sync, which divide K themselves: thin_tile_ranges), whether it is one
 // of 14's (tf32 only, B read as stored), and whether it runs on the CUDA cores (15's: any
-// operands read where they lie, always weighed, K in steps of kCudaCoreKStep elements).
+// operands read where they lie, always weighed, K in steps of kCudaCoreKStep elements), and how
+// many blocks share one copy of B's tile (11's pairs: TMA multicasts it to both).
 struct KernelShape {
   std::string_view name;
   int bm, bn;
@@ -52,6 +53,7 @@ struct KernelShape {
   bool thin = false;
   bool swapped = false;
   bool cuda_cores = false;
+  int b_sharers = 1;
 };
 inline constexpr int kCudaCoreKStep = 16;
 // Not a tensor-core kernel: the FP32 family's streamed product for few rows or columns
