@@ -186,7 +186,7 @@ struct RegisterStore {
 
 // Through shared memory: a consumer writes 64 rows x 32 floats into one of its two staging
 // buffers and TMA stores them, while it writes the next 32 columns into the other. Where TMA
-// may not store C, the warps store the staged rows themselves.
+// may not store C: from registers onto rows of whole sectors, else the warps store staged rows.
 struct TmaStore {
   static constexpr int kBufferBytes = 64 * 128;
   static constexpr int kStagingBytes = 2 * kBufferBytes;  // per consumer
@@ -195,7 +195,14 @@ struct TmaStore {
                                                const ConsumerThread& th) {
     using namespace hopper;
     if (!c.by_tma) {
-      store_rows<Cfg>(acc, t, c, th);
+      // 8-byte pairs fill whole 32-byte sectors where C's rows start on them: stored from
+      // registers without a barrier. Otherwise through shared memory, a row at a time.
+      const bool whole_sectors = reinterpret_cast<std::uintptr_t>(c.out.c) % 32 == 0 && c.out.ldc % 8 == 0;
+      if (c.pairs && whole_sectors) {
+        RegisterStore::store<Cfg>(acc, t, c, th);
+      } else {
+        store_rows<Cfg>(acc, t, c, th);
+      }
       return;
     }
     // Thread (warp w, lane l) holds rows 16 w + l / 4 (and 8 below) and, of every 8 columns,
@@ -237,9 +244,9 @@ struct TmaStore {
     if (th.ct == 0) hopper::wait_stores<0>();
   }
 
-  // C's rows not 16-byte aligned, C read (beta), or partial sums. From registers, a thread's
-  // stores cover 8 rows x 4 or 8 bytes an instruction, and where the rows are not aligned each
-  // splits its sectors: such stores ran at a quarter to a half of the aligned ones' speed. So the
+  // C's rows not on 32-byte sectors. From registers, a thread's stores cover 8 rows x 4 or 8
+  // bytes an instruction, and on such rows each splits its sectors: they ran at a quarter to a
+  // half of the aligned ones' speed. So the
   // 64 x 32 chunk is staged with rows 40 floats apart (a half-warp's 8-byte writes then cover the
   // 32 banks once, and a row's 32 floats lie on 32 banks), and a warp stores a row of 32
   // consecutive floats an instruction: 128 bytes, at most 5 sectors whatever C's alignment.
