@@ -1,7 +1,7 @@
 #pragma once
-// Matrix multiplication: C = alpha * A * B + beta * C in float, row-major with leading dimensions
-// (the Matrix {width, height, stride} of “Matrix Multiplication Using Shared Memory”), any M, N, K
-// >= 1.
+// Matrix multiplication: C = alpha * op(A) * op(B) + beta * C in float, row-major with leading
+// dimensions (the Matrix {width, height, stride} of “Matrix Multiplication Using Shared Memory”),
+// any M, N, K >= 1; A and B each stored as is or transposed (see GemmArgs).
 #include <cstddef>
 #include <span>
 #include <string_view>
@@ -12,14 +12,14 @@
 namespace smemlab::matmul {
 
 struct GemmArgs {
-  int m = 0;  // rows of A and C
-  int n = 0;  // columns of B and C
-  int k = 0;  // columns of A, rows of B
+  int m = 0;  // rows of op(A) and C
+  int n = 0;  // columns of op(B) and C
+  int k = 0;  // columns of op(A), rows of op(B)
   float alpha = 1.0F;
   const float* a = nullptr;
-  int lda = 0;  // >= k
+  int lda = 0;  // >= k (>= m where transpose_a)
   const float* b = nullptr;
-  int ldb = 0;  // >= n
+  int ldb = 0;  // >= n (>= k where transpose_b)
   float beta = 0.0F;  // 0: C is written without being read, as in BLAS
   float* c = nullptr;
   int ldc = 0;  // >= n
@@ -31,6 +31,11 @@ struct GemmArgs {
   // (cudaMallocAsync: stream-ordered, and so capturable in a CUDA graph).
   void* workspace = nullptr;
   std::size_t workspace_size = 0;
+  // A stored as its transpose, K x M (op(A) = Aᵀ of what is stored: BLAS's transa = 'T'); B
+  // stored as N x K. Variants other than cuBLAS read row-major copies of such operands, made
+  // first in the workspace (workspace_bytes counts them) or in memory allocated for the call.
+  bool transpose_a = false;
+  bool transpose_b = false;
 };
 
 // Throws std::invalid_argument naming the first violated condition.
@@ -49,7 +54,8 @@ using GemmVariant = Variant<Launch>;
 [[nodiscard]] const GemmVariant& find(std::string_view name);
 
 // Workspace a variant needs for these arguments (see GemmArgs::workspace): 0 for most; the
-// autotuned variant needs some when it divides K.
+// autotuned variant needs some when it divides K, and every variant but cuBLAS room for
+// row-major copies of operands stored transposed.
 [[nodiscard]] std::size_t workspace_bytes(const GemmVariant& variant, const GemmArgs& args);
 
 // Validates the arguments, then launches the variant asynchronously on ctx.stream.

@@ -1,8 +1,8 @@
 #pragma once
-// Matrix multiplication on the tensor cores: C = alpha * A * B + beta * C with A (M x K) and
-// B (K x N) in bf16, half or tf32 (float data multiplied in TensorFloat-32), C in float,
-// products summed in float. Row-major with leading dimensions, any M, N, K >= 1, any
-// alignment, as the matmul family.
+// Matrix multiplication on the tensor cores: C = alpha * op(A) * op(B) + beta * C with op(A)
+// (M x K) and op(B) (K x N) in bf16, half or tf32 (float data multiplied in TensorFloat-32), C
+// in float, products summed in float. Row-major with leading dimensions, any M, N, K >= 1, any
+// alignment, as the matmul family; A and B each stored as is or transposed (see GemmArgs).
 #include <cstddef>
 #include <span>
 #include <string_view>
@@ -15,14 +15,14 @@ namespace smemlab::tensor_matmul {
 
 struct GemmArgs {
   DType input = DType::bf16;  // bf16 or f16: A and B hold 2-byte elements; tf32: floats
-  int m = 0;                  // rows of A and C
-  int n = 0;                  // columns of B and C
-  int k = 0;                  // columns of A, rows of B
+  int m = 0;                  // rows of op(A) and C
+  int n = 0;                  // columns of op(B) and C
+  int k = 0;                  // columns of op(A), rows of op(B)
   float alpha = 1.0F;
   const void* a = nullptr;
-  int lda = 0;  // >= k, in elements
+  int lda = 0;  // >= k, in elements (>= m where transpose_a)
   const void* b = nullptr;
-  int ldb = 0;  // >= n
+  int ldb = 0;  // >= n (>= k where transpose_b)
   float beta = 0.0F;  // 0: C is written without being read, as in BLAS
   float* c = nullptr;
   int ldc = 0;  // >= n
@@ -31,6 +31,10 @@ struct GemmArgs {
   // allocate it on the stream for the call.
   void* workspace = nullptr;
   std::size_t workspace_size = 0;
+  // A stored as its transpose, K x M (op(A) = Aᵀ of what is stored: BLAS's transa = 'T'); B
+  // stored as N x K, as a linear layer keeps its weights for A * Bᵀ. See workspace_bytes.
+  bool transpose_a = false;
+  bool transpose_b = false;
 };
 
 // Throws std::invalid_argument naming the first violated condition.
@@ -63,9 +67,10 @@ void gemm(const GemmArgs& args, const LaunchContext& ctx);
 [[nodiscard]] bool operands_16b_aligned(const GemmArgs& args);
 // Scratch the variants need for these arguments on the current device: room for aligned
 // copies of A and B where their rows are not 16-byte aligned, for tf32 for B's transpose (the
-// wgmma steps read B K-major in tf32), and for the partial sums of K's ranges where the
-// split-K step or the default call divides K (ranges x M x N floats); 0 for aligned bf16 or
-// half operands whose K stays whole.
+// wgmma steps read B K-major in tf32), for row-major copies of operands stored transposed (the
+// kernels that read them row-major only; cuBLAS and the default call's Hopper tiles read Bᵀ as
+// stored), and for the partial sums of K's ranges where the split-K step or the default call
+// divides K (ranges x M x N floats); 0 for aligned bf16 or half operands whose K stays whole.
 [[nodiscard]] std::size_t workspace_bytes(const GemmArgs& args);
 
 // Largest accepted ||C - C_ref||_F / ||C_ref||_F against an FP64 product of the same inputs,

@@ -45,6 +45,9 @@ struct VariantInfo {
   // Why the variant cannot run on the current device, empty when it can; null for variants
   // that run wherever their family does.
   std::string (*unavailable)() = nullptr;
+  // GEMM families: whether the variant takes A or B stored transposed itself; the others are
+  // given row-major copies of such operands, made first.
+  bool reads_transposed = false;
   // Where the record is built: a default member initializer reports the place of the
   // aggregate initialization that uses it, the variant's file src/<family>/NN_<technique>.cu.
   std::source_location defined_at = std::source_location::current();

@@ -2,8 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+
+#include "core/copy_rows.hpp"
+#include "smemlab/error.hpp"
 
 namespace smemlab {
 
@@ -11,10 +15,76 @@ void validate_gemm_operands(const GemmOperands& g) {
   const auto fail = [](const std::string& message) { throw std::invalid_argument("gemm: " + message); };
   if (g.m < 1 || g.n < 1 || g.k < 1)
     fail(fmt::format("m, n and k must be at least 1 (got {}, {}, {})", g.m, g.n, g.k));
-  if (g.lda < g.k) fail(fmt::format("lda ({}) must be at least k ({})", g.lda, g.k));
-  if (g.ldb < g.n) fail(fmt::format("ldb ({}) must be at least n ({})", g.ldb, g.n));
+  const char* const transposed = " for an operand stored transposed";
+  if (g.lda < (g.transpose_a ? g.m : g.k))
+    fail(fmt::format("lda ({}) must be at least {} ({}){}", g.lda, g.transpose_a ? "m" : "k", g.transpose_a ? g.m : g.k,
+                     g.transpose_a ? transposed : ""));
+  if (g.ldb < (g.transpose_b ? g.k : g.n))
+    fail(fmt::format("ldb ({}) must be at least {} ({}){}", g.ldb, g.transpose_b ? "k" : "n", g.transpose_b ? g.k : g.n,
+                     g.transpose_b ? transposed : ""));
   if (g.ldc < g.n) fail(fmt::format("ldc ({}) must be at least n ({})", g.ldc, g.n));
   if (g.a == nullptr || g.b == nullptr || g.c == nullptr) fail("null matrix pointer");
 }
 
+namespace detail {
+namespace {
+
+constexpr std::size_t kAlignment = 256;
+
+std::size_t round_up(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
+
+// A row-major copy of `rows` rows of `cols` elements.
+std::size_t copy_bytes(int rows, int cols, std::size_t element_bytes) {
+  return round_up(static_cast<std::size_t>(rows) * line_aligned_ld(cols, element_bytes) * element_bytes, kAlignment);
+}
+
+}  // namespace
+
+std::size_t row_major_copy_bytes(const GemmOperands& g, std::size_t element_bytes) {
+  const std::size_t copies = (g.transpose_a ? copy_bytes(g.m, g.k, element_bytes) : 0) +
+                             (g.transpose_b ? copy_bytes(g.k, g.n, element_bytes) : 0);
+  return copies > 0 ? copies + kAlignment - 1 : 0;  // the workspace's start aligned
+}
+
+RowMajorOperands::RowMajorOperands(const GemmOperands& g, std::size_t element_bytes, void* workspace,
+                                   std::size_t workspace_size, cudaStream_t stream)
+    : g_(g), rest_(workspace), rest_size_(workspace_size), stream_(stream) {
+  const std::size_t bytes = row_major_copy_bytes(g, element_bytes);
+  if (bytes == 0) return;
+  char* scratch = nullptr;
+  if (workspace != nullptr) {
+    if (workspace_size < bytes) throw std::invalid_argument("gemm: workspace too small for the transposed copies");
+    const auto at = reinterpret_cast<std::uintptr_t>(workspace);
+    scratch = static_cast<char*>(workspace) + (round_up(at, kAlignment) - at);
+    // The rest starts on the 256-byte boundary after the copies, each a multiple of 256 bytes.
+    const std::size_t used = static_cast<std::size_t>(scratch - static_cast<char*>(workspace)) + bytes -
+                             (kAlignment - 1);
+    rest_ = static_cast<char*>(workspace) + used;
+    rest_size_ = workspace_size - used;
+  } else {
+    SMEMLAB_CUDA_CHECK(cudaMallocAsync(&owned_, bytes, stream));  // on a 256-byte boundary, as cudaMalloc's
+    scratch = static_cast<char*>(owned_);
+  }
+  if (g.transpose_a) {  // stored k x m
+    const int ld = line_aligned_ld(g.k, element_bytes);
+    copy_transposed(g.a, g.lda, scratch, ld, g.k, g.m, element_bytes, stream);
+    g_.a = scratch;
+    g_.lda = ld;
+    g_.transpose_a = false;
+    scratch += copy_bytes(g.m, g.k, element_bytes);
+  }
+  if (g.transpose_b) {  // stored n x k
+    const int ld = line_aligned_ld(g.n, element_bytes);
+    copy_transposed(g.b, g.ldb, scratch, ld, g.n, g.k, element_bytes, stream);
+    g_.b = scratch;
+    g_.ldb = ld;
+    g_.transpose_b = false;
+  }
+}
+
+RowMajorOperands::~RowMajorOperands() {
+  if (owned_ != nullptr) (void)cudaFreeAsync(owned_, stream_);  // nothing to report from a destructor
+}
+
+}  // namespace detail
 }  // namespace smemlab

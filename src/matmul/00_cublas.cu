@@ -13,8 +13,10 @@ namespace {
 void launch_cublas(const GemmArgs& g, const LaunchContext& ctx) {
   if (ctx.cublas == nullptr) throw std::invalid_argument("gemm: the cublas variant needs a handle");
   SMEMLAB_CUBLAS_CHECK(cublasSetStream(ctx.cublas, ctx.stream));
-  SMEMLAB_CUBLAS_CHECK(cublasSgemm(ctx.cublas, CUBLAS_OP_N, CUBLAS_OP_N, g.n, g.m, g.k, &g.alpha,
-                                   g.b, g.ldb, g.a, g.lda, &g.beta, g.c, g.ldc));
+  // Column-major C^T = op(B)^T op(A)^T: an operand stored transposed goes in with CUBLAS_OP_T.
+  SMEMLAB_CUBLAS_CHECK(cublasSgemm(ctx.cublas, g.transpose_b ? CUBLAS_OP_T : CUBLAS_OP_N,
+                                   g.transpose_a ? CUBLAS_OP_T : CUBLAS_OP_N, g.n, g.m, g.k, &g.alpha, g.b, g.ldb, g.a,
+                                   g.lda, &g.beta, g.c, g.ldc));
 }
 
 }  // namespace
@@ -26,7 +28,8 @@ GemmVariant cublas_variant() {
            .technique = "vendor library: what a user would call instead of writing a kernel",
            .smem = SmemKind::dynamic_alloc,
            .reference = true,
-           .why_no_model = "a vendor library: its kernels are not modelled"},
+           .why_no_model = "a vendor library: its kernels are not modelled",
+           .reads_transposed = true},
           launch_cublas};
 }
 

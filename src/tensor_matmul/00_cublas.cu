@@ -1,7 +1,7 @@
 // 00 — cuBLAS GemmEx, the reference: the same input types and FP32 accumulation (bf16 and
 // half: CUBLAS_COMPUTE_32F; tf32: float data with CUBLAS_COMPUTE_32F_FAST_TF32). cuBLAS is
 // column-major; a row-major C = A * B is the column-major C^T = B^T * A^T, so the operands go
-// in swapped and untransposed.
+// in swapped, and an operand stored transposed goes in with CUBLAS_OP_T.
 #include <stdexcept>
 
 #include "smemlab/error.hpp"
@@ -21,9 +21,10 @@ void launch_cublas(const GemmArgs& g, const LaunchContext& ctx) {
     default: throw std::invalid_argument("gemm: the tensor-core inputs are bf16, half or tf32");
   }
   SMEMLAB_CUBLAS_CHECK(cublasSetStream(ctx.cublas, ctx.stream));
-  SMEMLAB_CUBLAS_CHECK(cublasGemmEx(ctx.cublas, CUBLAS_OP_N, CUBLAS_OP_N, g.n, g.m, g.k, &g.alpha, g.b, data, g.ldb,
-                                    g.a, data, g.lda, &g.beta, g.c, CUDA_R_32F, g.ldc, compute,
-                                    CUBLAS_GEMM_DEFAULT));
+  const cublasOperation_t op_b = g.transpose_b ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const cublasOperation_t op_a = g.transpose_a ? CUBLAS_OP_T : CUBLAS_OP_N;
+  SMEMLAB_CUBLAS_CHECK(cublasGemmEx(ctx.cublas, op_b, op_a, g.n, g.m, g.k, &g.alpha, g.b, data, g.ldb, g.a, data,
+                                    g.lda, &g.beta, g.c, CUDA_R_32F, g.ldc, compute, CUBLAS_GEMM_DEFAULT));
 }
 
 }  // namespace
@@ -36,7 +37,8 @@ TensorVariant cublas_variant() {
            .smem = SmemKind::dynamic_alloc,
            .reference = true,
            .dtypes = kTensorInputs,
-           .why_no_model = "a vendor library: its kernels are not modelled"},
+           .why_no_model = "a vendor library: its kernels are not modelled",
+           .reads_transposed = true},
           launch_cublas};
 }
 

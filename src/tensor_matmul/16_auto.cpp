@@ -138,8 +138,27 @@ const TensorTuning& tensor_tuning(int cc_major, int cc_minor, int sms) {
   return all.front();
 }
 
+namespace {
+
+// Operands stored transposed copied row-major first: a launch each, every element read and
+// written once at DRAM speed.
+double row_major_copies_ns(int m, int n, int k, DType input, const TensorTuning& device, bool transpose_a,
+                           bool transpose_b) {
+  const double elements =
+      (transpose_a ? static_cast<double>(m) * k : 0.0) + (transpose_b ? static_cast<double>(k) * n : 0.0);
+  return device.launch_ns * ((transpose_a ? 1 : 0) + (transpose_b ? 1 : 0)) +
+         2.0 * static_cast<double>(dtype_bytes(input)) * elements / device.dram_bytes_per_ns;
+}
+
+}  // namespace
+
+bool reads_as_stored(const KernelShape& kernel, DType input, bool transpose_a, bool transpose_b) {
+  if (!transpose_a && !transpose_b) return true;
+  return !transpose_a && kernel.hopper && !kernel.thin && !kernel.swapped && input == DType::tf32;
+}
+
 KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType input, bool aligned,
-                        const TensorTuning& device) {
+                        const TensorTuning& device, bool transpose_a, bool transpose_b) {
   const KernelShape& s = kernel_shape(choice.kernel);
   const KernelRate& r = rate_of(device, choice.kernel);
   const auto elem = static_cast<double>(dtype_bytes(input));
@@ -176,7 +195,9 @@ KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType i
   // in-place kernels copy nothing: their narrower loads are in their fitted rate.
   // The wgmma kernels (every Hopper kernel but 13's, which are mma.sync, and 14's, which read B
   // as stored) read B's transpose.
-  const bool transposes_b = s.hopper && !s.thin && !s.swapped && input == DType::tf32;
+  const bool transposes_b = s.hopper && !s.thin && !s.swapped && input == DType::tf32 && !transpose_b;
+  if (!reads_as_stored(s, input, transpose_a, transpose_b))
+    e.extra_ns += row_major_copies_ns(m, n, k, input, device, transpose_a, transpose_b);
   if (!aligned && !s.in_place && !s.cuda_cores)
     e.extra_ns += device.launch_ns + 2.0 * elem *
                                          (static_cast<double>(m) * k + (transposes_b ? 0.0 : static_cast<double>(k) * n)) /
@@ -199,17 +220,17 @@ bool weighs_split(const KernelShape& s, int splits, int m, int n, int k, DType i
 }
 
 std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool aligned, bool hopper,
-                                         const TensorTuning& device) {
+                                         const TensorTuning& device, bool transpose_a, bool transpose_b) {
   std::vector<KernelEstimate> out;
   for (const KernelShape& s : kKernels) {
     if ((s.hopper && !hopper) || (s.in_place && aligned) || (s.swapped && input != DType::tf32)) continue;
     // 13's 128 x 16 tiles only where C's columns fit one tile: wider, the model predicts their
     // K-loop up to 3x too fast (every larger shape of the sweep).
     if (s.thin && s.bn < s.bm && n > s.bn) continue;
-    out.push_back(estimate({s.name, 1}, m, n, k, input, aligned, device));
+    out.push_back(estimate({s.name, 1}, m, n, k, input, aligned, device, transpose_a, transpose_b));
     for (const int splits : kSplits) {
       if (!weighs_split(s, splits, m, n, k, input, device.sms)) break;
-      out.push_back(estimate({s.name, splits}, m, n, k, input, aligned, device));
+      out.push_back(estimate({s.name, splits}, m, n, k, input, aligned, device, transpose_a, transpose_b));
     }
   }
   if (input == DType::tf32 && std::min(m, n) <= kCudaCoreSkinnyThinmost) {
@@ -219,8 +240,10 @@ std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool 
     e.tiles = plan.blocks;
     e.items = plan.blocks * plan.ranges;
     // Its model's time whole: neither of the tensor kernels' two terms alone.
-    e.compute_ns = e.memory_ns = e.ns =
+    e.compute_ns = e.memory_ns =
         matmul::detail::skinny_predicted_ns(m, n, k, device.sms, matmul::detail::dram_peak_bytes_per_ns());
+    e.extra_ns = row_major_copies_ns(m, n, k, input, device, transpose_a, transpose_b);  // it reads rows
+    e.ns = e.compute_ns + e.extra_ns;
     out.push_back(e);
   }
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.ns < b.ns; });
@@ -234,15 +257,24 @@ KernelChoice choose_kernel(const GemmArgs& args) {
   int device = 0;
   SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
   const bool aligned = operands_16b_aligned(args);
-  using Key = std::tuple<int, int, int, int, DType, bool>;
+  using Key = std::tuple<int, int, int, int, DType, bool, bool, bool>;
   static smemlab::detail::Memo<Key, KernelChoice> choices;
-  return choices.get(Key{device, args.m, args.n, args.k, args.input, aligned}, [&] {
+  return choices.get(Key{device, args.m, args.n, args.k, args.input, aligned, args.transpose_a, args.transpose_b}, [&] {
     const DevicePlan d = device_plan();
-    return rank_kernels(args.m, args.n, args.k, args.input, aligned, d.hopper, d.tuning).front().choice;
+    return rank_kernels(args.m, args.n, args.k, args.input, aligned, d.hopper, d.tuning, args.transpose_a,
+                        args.transpose_b)
+        .front()
+        .choice;
   });
 }
 
 void gemm_kernel(const KernelChoice& choice, const GemmArgs& args, const LaunchContext& ctx) {
+  if ((args.transpose_a || args.transpose_b) &&
+      (choice.kernel == kCudaCoreSkinny ||
+       !reads_as_stored(kernel_shape(choice.kernel), args.input, args.transpose_a, args.transpose_b))) {
+    detail::with_row_major_operands(args, ctx, [&](const GemmArgs& plain) { gemm_kernel(choice, plain, ctx); });
+    return;
+  }
   if (choice.kernel == kCudaCoreSkinny) {
     if (args.input != DType::tf32) throw std::logic_error("the CUDA-core skinny kernel takes float operands (tf32) only");
     char* const scratch = args.workspace == nullptr ? nullptr : detail::workspace_start(args);
@@ -281,7 +313,8 @@ TensorVariant auto_variant() {
            .dtypes = kTensorInputs,
            .why_no_model = "a choice among the other steps' kernels: `explain` of the step it names models that "
                            "kernel",
-           .launch_plan = launch_plan},
+           .launch_plan = launch_plan,
+           .reads_transposed = true},
           [](const GemmArgs& g, const LaunchContext& ctx) { gemm_kernel(choose_kernel(g), g, ctx); }};
 }
 

@@ -17,7 +17,7 @@ void validate(const GemmArgs& g) {
   const auto fail = [](std::string message) { throw std::invalid_argument("gemm: " + message); };
   if (g.input != DType::bf16 && g.input != DType::f16 && g.input != DType::tf32)
     fail(fmt::format("input type {} is not a tensor-core input (bf16, half, tf32)", dtype_name(g.input)));
-  validate_gemm_operands({g.m, g.n, g.k, g.a, g.lda, g.b, g.ldb, g.c, g.ldc});
+  validate_gemm_operands(detail::operands_of(g));
   if (g.workspace != nullptr && g.workspace_size < workspace_bytes(g))
     fail(fmt::format("workspace of {} bytes is smaller than the {} needed", g.workspace_size, workspace_bytes(g)));
 }
@@ -47,7 +47,13 @@ void gemm(const TensorVariant& variant, const GemmArgs& args, const LaunchContex
   if (!variant.info.runs(args.input))
     throw std::invalid_argument("gemm: " + std::string(variant.info.name) + " does not take " +
                                 std::string(dtype_name(args.input)) + " inputs");
-  in_routine("tensor_matmul::gemm(" + std::string(variant.info.name) + ")", [&] { variant.launch(args, ctx); });
+  in_routine("tensor_matmul::gemm(" + std::string(variant.info.name) + ")", [&] {
+    if (variant.info.reads_transposed) {
+      variant.launch(args, ctx);
+    } else {
+      detail::with_row_major_operands(args, ctx, [&](const GemmArgs& plain) { variant.launch(plain, ctx); });
+    }
+  });
 }
 
 void gemm(const GemmArgs& args, const LaunchContext& ctx) { gemm(find("auto"), args, ctx); }

@@ -11,6 +11,7 @@
 #include "tensor_matmul/partial_sums.hpp"
 #include "tensor_matmul/tensor_map.hpp"
 #include "tensor_matmul/tuning.hpp"
+#include "tensor_matmul/variants.hpp"
 #include "smemlab/error.hpp"
 #include "smemlab/transpose.hpp"
 
@@ -45,9 +46,15 @@ Repack transposed_of(const GemmArgs& g) {
 
 AlignedOperands::AlignedOperands(const GemmArgs& args, const LaunchContext& ctx, BOperand b_operand)
     : args_(args), stream_(ctx.stream) {
+  // B stored transposed is read as stored by the kernels that read B's transpose; every other
+  // operand stored transposed was copied row-major before (with_row_major_operands).
+  const bool b_as_stored = args.transpose_b && b_operand == BOperand::transposed;
+  if (args.transpose_a || (args.transpose_b && !b_as_stored))
+    throw std::logic_error("gemm: an operand stored transposed reached a kernel that reads it row-major");
   const Repack a = repack_of(args.a, args.m, args.k, args.lda, args.input);
-  const Repack b = b_operand == BOperand::transposed ? transposed_of(args)
-                                                     : repack_of(args.b, args.k, args.n, args.ldb, args.input);
+  const Repack b = b_as_stored                           ? repack_of(args.b, args.n, args.k, args.ldb, args.input)
+                   : b_operand == BOperand::transposed ? transposed_of(args)
+                                                         : repack_of(args.b, args.k, args.n, args.ldb, args.input);
   if (a.bytes + b.bytes == 0) return;
   char* scratch = workspace_start(args);
   if (scratch != nullptr) workspace_used_ = a.bytes + b.bytes;
@@ -60,7 +67,14 @@ AlignedOperands::AlignedOperands(const GemmArgs& args, const LaunchContext& ctx,
     args_.a = scratch;
     args_.lda = a.ld;
   }
-  if (b_operand == BOperand::transposed) {
+  if (b_as_stored) {
+    if (b.bytes > 0) {
+      smemlab::detail::copy_rows(args.b, args.ldb, scratch + a.bytes, b.ld, args.n, args.k, dtype_bytes(args.input),
+                                 ctx.stream);
+      args_.b = scratch + a.bytes;
+      args_.ldb = b.ld;
+    }
+  } else if (b_operand == BOperand::transposed) {
     if (args.input != DType::tf32) throw std::invalid_argument("gemm: B is transposed for tf32 inputs only");
     auto* out = reinterpret_cast<float*>(scratch + a.bytes);
     transpose::run(transpose::find("tuned"),
@@ -87,7 +101,41 @@ AlignedOperands::~AlignedOperands() {
 
 }  // namespace detail
 
+namespace {
+
+// The arguments the kernels see once operands stored transposed are copied row-major: the
+// copies' rows on 128-byte lines, their start on a 256-byte boundary (a placeholder address).
+GemmArgs as_copied(const GemmArgs& args) {
+  alignas(256) static constexpr char kAlignedStart[1] = {};
+  GemmArgs out = args;
+  if (args.transpose_a) {
+    out.a = kAlignedStart;
+    out.lda = smemlab::detail::line_aligned_ld(args.k, dtype_bytes(args.input));
+  }
+  if (args.transpose_b) {
+    out.b = kAlignedStart;
+    out.ldb = smemlab::detail::line_aligned_ld(args.n, dtype_bytes(args.input));
+  }
+  out.transpose_a = out.transpose_b = false;
+  return out;
+}
+
+// `args` as the kernels see them; the default call chooses on `call` (the caller's arguments).
+std::size_t kernels_workspace_bytes(const GemmArgs& args, const GemmArgs& call);
+
+}  // namespace
+
 std::size_t workspace_bytes(const GemmArgs& args) {
+  // The row-major copies first (with_row_major_operands), then what the kernels need on them.
+  // The default call's tiles that read Bᵀ as stored need no more than that: at most an aligned
+  // copy of it, in place of the row-major one.
+  const std::size_t copies = smemlab::detail::row_major_copy_bytes(detail::operands_of(args), dtype_bytes(args.input));
+  return copies + kernels_workspace_bytes(copies > 0 ? as_copied(args) : args, args);
+}
+
+namespace {
+
+std::size_t kernels_workspace_bytes(const GemmArgs& args, const GemmArgs& call) {
   const std::size_t b = detail::repack_of(args.b, args.k, args.n, args.ldb, args.input).bytes;
   const std::size_t copies = detail::repack_of(args.a, args.m, args.k, args.lda, args.input).bytes +
                              (args.input == DType::tf32 ? std::max(b, detail::transposed_of(args).bytes) : b);
@@ -97,7 +145,7 @@ std::size_t workspace_bytes(const GemmArgs& args) {
   // sums there too.
   int ranges = 1;
   if (device_supported()) {
-    const KernelChoice choice = choose_kernel(args);
+    const KernelChoice choice = choose_kernel(call);
     const bool hopper = detail::why_no_wgmma().empty();
     if (hopper) ranges = split_k_ranges(args.m, args.n, args.k, args.input, smemlab::detail::sm_count());
     if (choice.kernel == kCudaCoreSkinny || (hopper && !kernel_shape(choice.kernel).thin))
@@ -106,5 +154,7 @@ std::size_t workspace_bytes(const GemmArgs& args) {
   const std::size_t scratch = copies + detail::partial_sums_bytes(args, ranges);
   return scratch > 0 ? scratch + detail::kWorkspaceAlignment - 1 : 0;
 }
+
+}  // namespace
 
 }  // namespace smemlab::tensor_matmul

@@ -114,8 +114,12 @@ struct KernelEstimate {
   double extra_ns = 0;   // launches, repacked operands, partial sums
   double ns = 0;         // predicted: extra + max(compute, memory)
 };
+// transpose_a, transpose_b: the operands stored transposed (GemmArgs).
 [[nodiscard]] KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType input, bool aligned,
-                                      const TensorTuning& device);
+                                      const TensorTuning& device, bool transpose_a = false, bool transpose_b = false);
+// Whether the kernel reads the operands as stored: row-major always; Bᵀ (stored N x K) on the
+// wgmma tiles that read B K-major (tf32); every other operand stored transposed is copied first.
+[[nodiscard]] bool reads_as_stored(const KernelShape& kernel, DType input, bool transpose_a, bool transpose_b);
 // Whether dense operands (lda = k, ldb = n, bases on 16-byte boundaries) have 16-byte-aligned
 // rows in this type: the `aligned` of the model for a shape alone.
 [[nodiscard]] bool dense_rows_aligned(int n, int k, DType input);
@@ -129,7 +133,8 @@ struct KernelEstimate {
 // only in tf32; in tf32 with m or n <= kCudaCoreSkinnyThinmost, also kCudaCoreSkinny, timed by
 // the FP32 family's model with the current GPU's DRAM peak (the measured GPU's without one).
 [[nodiscard]] std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool aligned, bool hopper,
-                                                       const TensorTuning& device);
+                                                       const TensorTuning& device, bool transpose_a = false,
+                                                       bool transpose_b = false);
 // The fastest for these arguments on the current device.
 [[nodiscard]] KernelChoice choose_kernel(const GemmArgs& args);
 // Launches a choice (UsageError for an unknown kernel).

@@ -1,6 +1,8 @@
 #pragma once
 #include <string_view>
 
+#include "core/gemm_operands.hpp"
+#include "smemlab/dtype.hpp"
 #include "smemlab/tensor_matmul.hpp"
 
 // The tensor-core steps in teaching order, the reference first: each line names the function
@@ -47,5 +49,33 @@ void launch_wgmma_kernel(std::string_view kernel, int splits, const GemmArgs& ar
 void launch_skinny_kernel(std::string_view kernel, const GemmArgs& args, const LaunchContext& ctx);
 void launch_swapped_kernel(std::string_view kernel, int splits, const GemmArgs& args, const LaunchContext& ctx);
 void launch_small_k_kernel(const GemmArgs& args, const LaunchContext& ctx);
+
+// The arguments' operands as both GEMM families check and copy them (core/gemm_operands.hpp).
+[[nodiscard]] inline GemmOperands operands_of(const GemmArgs& g) {
+  return {g.m, g.n, g.k, g.a, g.lda, g.b, g.ldb, g.c, g.ldc, g.transpose_a, g.transpose_b};
+}
+
+// Calls launch(args) with each operand stored transposed replaced by a row-major copy, made on
+// the stream at the workspace's start (workspace_bytes counts it) with the rest of the workspace
+// passed on; with args as they are where neither is.
+template <class Launch>
+void with_row_major_operands(const GemmArgs& args, const LaunchContext& ctx, Launch&& launch) {
+  if (!args.transpose_a && !args.transpose_b) {
+    launch(args);
+    return;
+  }
+  const smemlab::detail::RowMajorOperands copies(operands_of(args), dtype_bytes(args.input), args.workspace,
+                                                 args.workspace_size, ctx.stream);
+  GemmArgs plain = args;
+  const GemmOperands& g = copies.operands();
+  plain.a = g.a;
+  plain.lda = g.lda;
+  plain.b = g.b;
+  plain.ldb = g.ldb;
+  plain.transpose_a = plain.transpose_b = false;
+  plain.workspace = copies.rest();
+  plain.workspace_size = copies.rest_size();
+  launch(plain);
+}
 
 }  // namespace smemlab::tensor_matmul::detail

@@ -31,18 +31,22 @@ struct Case {
   int m, n, k;
   int pad;  // extra elements per row in lda, ldb and ldc
   float alpha, beta;
+  bool transpose_a = false;  // A stored as K x M (lda = m + pad), B as N x K (ldb = k + 2 pad)
+  bool transpose_b = false;
 };
 
 std::string case_name(const Case& c) {
   std::string s = std::to_string(c.m) + "x" + std::to_string(c.n) + "x" + std::to_string(c.k);
   if (c.pad > 0) s += "_ld" + std::to_string(c.pad);
   if (c.beta != 0.0F) s += "_beta";
+  if (c.transpose_a) s += "_At";
+  if (c.transpose_b) s += "_Bt";
   return s;
 }
 
 struct Inputs {
   int lda, ldb, ldc;
-  std::vector<float> a, b, c;
+  std::vector<float> a, b, c;  // as stored
   std::vector<double> expected;  // m x n
 };
 
@@ -54,8 +58,8 @@ const Inputs& inputs_for(const Case& cs) {
   const std::string key = case_name(cs);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   Inputs in;
-  in.lda = cs.k + cs.pad;
-  in.ldb = cs.n + 2 * cs.pad;
+  in.lda = (cs.transpose_a ? cs.m : cs.k) + cs.pad;
+  in.ldb = (cs.transpose_b ? cs.k : cs.n) + 2 * cs.pad;
   in.ldc = cs.n + 3 * cs.pad;
   const float nan = std::nanf("");
   std::mt19937 gen(static_cast<unsigned>(cs.m * 7919 + cs.n * 104729 + cs.k));
@@ -65,15 +69,24 @@ const Inputs& inputs_for(const Case& cs) {
     for (int r = 0; r < rows; ++r)
       for (int c = 0; c < cols; ++c) v[static_cast<std::size_t>(r) * ld + c] = dist(gen);
   };
-  fill(in.a, cs.m, cs.k, in.lda, nan);
-  fill(in.b, cs.k, cs.n, in.ldb, nan);
+  fill(in.a, cs.transpose_a ? cs.k : cs.m, cs.transpose_a ? cs.m : cs.k, in.lda, nan);
+  fill(in.b, cs.transpose_b ? cs.n : cs.k, cs.transpose_b ? cs.k : cs.n, in.ldb, nan);
   fill(in.c, cs.m, cs.n, in.ldc, kSentinel);
   if (cs.beta == 0.0F)  // C must not be read: make reading it visible
     for (int r = 0; r < cs.m; ++r)
       for (int c = 0; c < cs.n; ++c) in.c[static_cast<std::size_t>(r) * in.ldc + c] = nan;
   in.expected.resize(static_cast<std::size_t>(cs.m) * cs.n);
-  matmul::reference_gemm(cs.m, cs.n, cs.k, cs.alpha, in.a.data(), in.lda, in.b.data(), in.ldb,
-                         cs.beta, in.c.data(), in.ldc, in.expected.data(), cs.n);
+  // The reference reads row-major operands: those stored transposed, transposed back.
+  const auto untransposed = [](const std::vector<float>& stored, int rows, int cols, int ld) {
+    std::vector<float> out(static_cast<std::size_t>(rows) * cols);
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c) out[static_cast<std::size_t>(r) * cols + c] = stored[static_cast<std::size_t>(c) * ld + r];
+    return out;
+  };
+  const std::vector<float> a = cs.transpose_a ? untransposed(in.a, cs.m, cs.k, in.lda) : in.a;
+  const std::vector<float> b = cs.transpose_b ? untransposed(in.b, cs.k, cs.n, in.ldb) : in.b;
+  matmul::reference_gemm(cs.m, cs.n, cs.k, cs.alpha, a.data(), cs.transpose_a ? cs.k : in.lda, b.data(),
+                         cs.transpose_b ? cs.n : in.ldb, cs.beta, in.c.data(), in.ldc, in.expected.data(), cs.n);
   return cache.emplace(key, std::move(in)).first->second;
 }
 
@@ -95,6 +108,11 @@ const std::vector<Case>& cases() {
     }
     // Rows 16-byte aligned, with padding, edges in M, N and K, and beta.
     out.push_back({260, 388, 100, 4, 0.5F, 2.0F});
+    // Operands stored transposed.
+    out.push_back({127, 129, 255, 3, 1.5F, -0.75F, true, false});
+    out.push_back({260, 388, 100, 4, 0.5F, 2.0F, false, true});
+    out.push_back({1000, 1001, 999, 0, 1.0F, 0.0F, true, true});
+    out.push_back({3, 2000, 3000, 0, 1.0F, 0.0F, false, true});
     return out;
   }();
   return all;
@@ -115,8 +133,9 @@ std::vector<float> expect_matches_reference(const Case& cs, Launch&& launch) {
   b.upload(in.b, nullptr);
   c.upload(in.c, nullptr);
   const CublasHandle cublas;
-  const matmul::GemmArgs args{cs.m, cs.n, cs.k, cs.alpha, a.data(), in.lda, b.data(), in.ldb,
-                              cs.beta, c.data(), in.ldc};
+  matmul::GemmArgs args{cs.m, cs.n, cs.k, cs.alpha, a.data(), in.lda, b.data(), in.ldb, cs.beta, c.data(), in.ldc};
+  args.transpose_a = cs.transpose_a;
+  args.transpose_b = cs.transpose_b;
   launch(args, LaunchContext{nullptr, cublas.get()});
   SMEMLAB_CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<float> got(in.c.size());

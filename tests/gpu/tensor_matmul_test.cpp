@@ -34,6 +34,8 @@ struct Case {
   int pad;     // extra elements per row in lda, 2 x in ldb, 3 x in ldc
   int offset;  // elements between each allocation's start and its matrix: 1 misaligns it
   float alpha, beta;
+  bool transpose_a = false;  // A stored as K x M (lda = m + pad), B as N x K (ldb = k + 2 pad)
+  bool transpose_b = false;
 };
 
 std::string case_name(const Case& c) {
@@ -41,6 +43,8 @@ std::string case_name(const Case& c) {
   if (c.pad > 0) s += "_ld" + std::to_string(c.pad);
   if (c.offset > 0) s += "_offset" + std::to_string(c.offset);
   if (c.beta != 0.0F) s += "_beta";
+  if (c.transpose_a) s += "_At";
+  if (c.transpose_b) s += "_Bt";
   return s;
 }
 
@@ -70,6 +74,13 @@ const std::vector<Case>& cases() {
     // Rows 4-byte but not 16-byte aligned in every type (copied 4 bytes at a time), K odd: the
     // last 4 bytes of A's rows hold one bf16 or half.
     out.push_back({130, 66, 33, 1, 0, 1.0F, 0.5F});
+    // Operands stored transposed: read as stored, or copied row-major first.
+    out.push_back({127, 129, 255, 3, 0, 1.5F, -0.75F, true, false});
+    out.push_back({300, 520, 130, 0, 0, 1.0F, 0.0F, false, true});
+    out.push_back({260, 392, 128, 8, 0, 0.5F, 2.0F, false, true});
+    out.push_back({1000, 1001, 999, 0, 0, 1.0F, 0.0F, true, true});
+    out.push_back({16, 1030, 2049, 0, 0, 1.0F, 0.0F, false, true});
+    out.push_back({1030, 9, 2049, 0, 1, 1.0F, 0.5F, true, true});
     return out;
   }();
   return all;
@@ -82,7 +93,7 @@ constexpr float kSentinel = 1234.5F;
 struct Inputs {
   int lda, ldb, ldc;
   std::vector<unsigned char> a_raw, b_raw;  // as stored: 2 or 4 bytes an element, offset elements in
-  std::vector<float> a, b, c;
+  std::vector<float> a, b, c;               // a: m x k and b: k x n, row-major, whatever the storage
   std::vector<double> expected;  // m x n
 };
 
@@ -107,8 +118,8 @@ const Inputs& inputs_for(const Case& cs, DType type) {
   const std::string key = case_name(cs) + std::string(dtype_name(type));
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   Inputs in;
-  in.lda = cs.k + cs.pad;
-  in.ldb = cs.n + 2 * cs.pad;
+  in.lda = (cs.transpose_a ? cs.m : cs.k) + cs.pad;
+  in.ldb = (cs.transpose_b ? cs.k : cs.n) + 2 * cs.pad;
   in.ldc = cs.n + 3 * cs.pad;
   const float nan = std::nanf("");
   const std::size_t elem = dtype_bytes(type);
@@ -124,14 +135,31 @@ const Inputs& inputs_for(const Case& cs, DType type) {
         values[i] = rounded(c < cols ? dist(gen) : nan, type, &raw[(i + cs.offset) * elem]);
       }
   };
-  fill(in.a, in.a_raw, cs.m, cs.k, in.lda);
-  fill(in.b, in.b_raw, cs.k, cs.n, in.ldb);
+  // The row-major matrix (rows x cols) of values stored transposed: cols x rows, leading dimension ld.
+  const auto untransposed = [](const std::vector<float>& stored, int rows, int cols, int ld) {
+    std::vector<float> out(static_cast<std::size_t>(rows) * cols);
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c) out[static_cast<std::size_t>(r) * cols + c] = stored[static_cast<std::size_t>(c) * ld + r];
+    return out;
+  };
+  fill(in.a, in.a_raw, cs.transpose_a ? cs.k : cs.m, cs.transpose_a ? cs.m : cs.k, in.lda);
+  fill(in.b, in.b_raw, cs.transpose_b ? cs.n : cs.k, cs.transpose_b ? cs.k : cs.n, in.ldb);
+  int ref_lda = in.lda;
+  int ref_ldb = in.ldb;
+  if (cs.transpose_a) {
+    in.a = untransposed(in.a, cs.m, cs.k, in.lda);
+    ref_lda = cs.k;
+  }
+  if (cs.transpose_b) {
+    in.b = untransposed(in.b, cs.k, cs.n, in.ldb);
+    ref_ldb = cs.n;
+  }
   in.c.assign(static_cast<std::size_t>(cs.m) * in.ldc, kSentinel);
   for (int r = 0; r < cs.m; ++r)
     for (int c = 0; c < cs.n; ++c)  // with beta = 0, C must not be read: make reading it visible
       in.c[static_cast<std::size_t>(r) * in.ldc + c] = cs.beta == 0.0F ? nan : dist(gen);
   in.expected.resize(static_cast<std::size_t>(cs.m) * cs.n);
-  matmul::reference_gemm(cs.m, cs.n, cs.k, cs.alpha, in.a.data(), in.lda, in.b.data(), in.ldb, cs.beta, in.c.data(),
+  matmul::reference_gemm(cs.m, cs.n, cs.k, cs.alpha, in.a.data(), ref_lda, in.b.data(), ref_ldb, cs.beta, in.c.data(),
                          in.ldc, in.expected.data(), cs.n);
   return cache.emplace(key, std::move(in)).first->second;
 }
@@ -152,7 +180,8 @@ std::vector<float> expect_matches_reference(const Run& run, const Case& cs, DTyp
   const std::size_t skip = static_cast<std::size_t>(cs.offset) * dtype_bytes(type);
   tensor_matmul::GemmArgs args{.input = type, .m = cs.m, .n = cs.n, .k = cs.k, .alpha = cs.alpha,
                                .a = a.data() + skip, .lda = in.lda, .b = b.data() + skip, .ldb = in.ldb,
-                               .beta = cs.beta, .c = c.data(), .ldc = in.ldc};
+                               .beta = cs.beta, .c = c.data(), .ldc = in.ldc, .transpose_a = cs.transpose_a,
+                               .transpose_b = cs.transpose_b};
   DeviceBuffer<std::byte> workspace(callers_workspace ? tensor_matmul::workspace_bytes(args) : 0);
   if (workspace.size() > 0) SMEMLAB_CUDA_CHECK(cudaMemset(workspace.data(), 0xFF, workspace.size()));
   args.workspace = callers_workspace ? workspace.data() : nullptr;
