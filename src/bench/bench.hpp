@@ -30,7 +30,14 @@ struct BenchOptions {
   int warmup = 3;  // untimed runs first: module load, clocks, caches of the driver
   // The seed of the shapes drawn for --size random:N[:SEED]; empty when none were drawn.
   std::optional<std::uint64_t> random_seed = std::nullopt;
+  // The GEMM families' operands stored transposed (--transpose a, b or ab).
+  bool transpose_a = false;
+  bool transpose_b = false;
 };
+
+// A GEMM size's label with its operands' storage: "NT" (B stored transposed), "TN" or "TT"
+// after the size where either is transposed, as BLAS names op(A) and op(B).
+[[nodiscard]] std::string with_operand_layout(std::string size, const BenchOptions& options);
 
 struct TimingStats {
   double median_ms = 0.0;
@@ -243,6 +250,7 @@ struct BenchRequest {
   std::vector<std::string> sizes;     // empty: each family's sizes, or full_sizes when full
   bool full = false;
   std::vector<std::string> dtypes;    // empty: each family's default type
+  std::string transpose;              // as typed: empty, a, b or ab
   BenchOptions options;
 };
 

@@ -32,6 +32,14 @@ std::string gemm_size_label(const GemmShape& d) {
   return fmt::format("{}x{}x{}", d.m, d.n, d.k);
 }
 
+std::vector<float> transposed(const std::vector<float>& m, int rows, int cols) {
+  std::vector<float> out(m.size());
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c)
+      out[static_cast<std::size_t>(c) * rows + r] = m[static_cast<std::size_t>(r) * cols + c];
+  return out;
+}
+
 GemmReference::GemmReference(int m, int n, int k, const std::vector<float>& a, const std::vector<float>& b)
     : m_(m), n_(n) {
   const double work = static_cast<double>(m) * n * k;

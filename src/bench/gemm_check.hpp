@@ -20,6 +20,9 @@ namespace smemlab {
 // "N" for a cube, else "MxNxK": how the rows show a GEMM's size.
 [[nodiscard]] std::string gemm_size_label(const GemmShape& d);
 
+// The transpose (cols x rows, dense) of a dense row-major rows x cols matrix.
+[[nodiscard]] std::vector<float> transposed(const std::vector<float>& m, int rows, int cols);
+
 class GemmReference {
  public:
   // A (m x k) and B (k x n), dense row-major, as the kernels read them (already rounded to

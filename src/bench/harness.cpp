@@ -232,9 +232,18 @@ std::vector<std::string> random_gemm_sizes(int count, std::uint64_t seed) {
   return out;
 }
 
+std::string with_operand_layout(std::string size, const BenchOptions& options) {
+  if (!options.transpose_a && !options.transpose_b) return size;
+  return size + " " + (options.transpose_a ? "T" : "N") + (options.transpose_b ? "T" : "N");
+}
+
 BenchPlan plan_bench(const BenchRequest& request) {
   BenchPlan plan;
   plan.options = request.options;
+  if (request.transpose == "a" || request.transpose == "ab") plan.options.transpose_a = true;
+  if (request.transpose == "b" || request.transpose == "ab") plan.options.transpose_b = true;
+  if (!request.transpose.empty() && !plan.options.transpose_a && !plan.options.transpose_b)
+    throw UsageError(fmt::format("--transpose takes a, b or ab (got '{}')", request.transpose));
   const std::vector<std::string> requested_sizes = expand_random_sizes(request.sizes, plan.options);
   if (request.options.reps < 1)
     throw UsageError(fmt::format("--reps must be at least 1 (got {})", request.options.reps));
@@ -337,6 +346,11 @@ BenchPlan plan_bench(const BenchRequest& request) {
     throw UsageError(fmt::format("no family takes the size(s) {}", fmt::join(request.sizes, ",")));
   if (plan.items.empty())
     throw UsageError(fmt::format("no family runs type {}", fmt::join(request.dtypes, ",")));
+  // The sweeps' kernel choices are launched directly, on row-major operands only.
+  for (const auto& item : plan.items)
+    if ((plan.options.transpose_a || plan.options.transpose_b) && item.family->name().ends_with("-tiles"))
+      throw UsageError(fmt::format("--transpose applies to the matmul and tensor-matmul families, not {}",
+                                   item.family->name()));
   return plan;
 }
 

@@ -53,9 +53,16 @@ std::vector<BenchRow> run_gemm_candidates(std::string_view family, const Shape& 
   b.download(b_host, ctx.stream);
 
   // Timed runs use alpha = 1, beta = 0: C is poisoned before each checked run and never read.
+  // Operands stored transposed (--transpose) hold the same values read as their transposes.
   const CublasHandle cublas;
   const LaunchContext launch_ctx{ctx.stream, cublas.get()};
-  matmul::GemmArgs args{d.m, d.n, d.k, 1.0F, a.data(), d.k, b.data(), d.n, 0.0F, c.data(), d.n};
+  const bool ta = ctx.options.transpose_a;
+  const bool tb = ctx.options.transpose_b;
+  matmul::GemmArgs args{d.m, d.n, d.k, 1.0F, a.data(), ta ? d.m : d.k, b.data(), tb ? d.k : d.n, 0.0F, c.data(), d.n};
+  args.transpose_a = ta;
+  args.transpose_b = tb;
+  if (ta) a_host = transposed(a_host, d.k, d.m);  // the reference's row-major A
+  if (tb) b_host = transposed(b_host, d.n, d.k);
   // One workspace for every candidate, zeroed before each one's first run: a launch leaves it
   // zeroed for the next launch of the same choice, but another choice lays it out differently.
   std::size_t workspace_bytes = 0;
@@ -79,7 +86,8 @@ std::vector<BenchRow> run_gemm_candidates(std::string_view family, const Shape& 
   runs.push_back({std::string(reference.info.name), [&] { matmul::gemm(reference, args, launch_ctx); }});
   for (const GemmCandidate& g : gemms)
     runs.push_back({g.name, with_fresh_workspace([&] { g.launch(args, launch_ctx); })});
-  const Workload work{.size = gemm_size_label(d), .rate = Rate::flops(2.0 * d.m * d.n * d.k, ctx.device)};
+  const Workload work{.size = with_operand_layout(gemm_size_label(d), ctx.options),
+                      .rate = Rate::flops(2.0 * d.m * d.n * d.k, ctx.device)};
   return measure_gemms(family, DType::f32, work, GemmReference(d.m, d.n, d.k, a_host, b_host),
                        matmul::relative_tolerance(d.k), c, runs, ctx);
 }

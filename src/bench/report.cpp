@@ -117,7 +117,9 @@ std::string render_json(const BenchReport& report) {
                            {"options", {{"reps", report.options.reps},
                                         {"warmup", report.options.warmup},
                                         {"random_seed", report.options.random_seed ? nlohmann::json(*report.options.random_seed)
-                                                                                   : nlohmann::json()}}},
+                                                                                   : nlohmann::json()},
+                                        {"transpose_a", report.options.transpose_a},
+                                        {"transpose_b", report.options.transpose_b}}},
                            {"variants", variants},
                            {"rows", rows}};
   return doc.dump(2) + "\n";

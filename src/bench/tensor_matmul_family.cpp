@@ -72,8 +72,12 @@ std::vector<BenchRow> run_typed(const BenchFamily& self, const GemmShape& d, DTy
   // Timed runs use alpha = 1, beta = 0 and dense operands (unaligned rows when K or N is not
   // a multiple of 16 bytes); the variants that repack such operands get their workspace here,
   // outside the timed region.
-  tensor_matmul::GemmArgs args{.input = type, .m = d.m, .n = d.n, .k = d.k, .a = a.data(), .lda = d.k,
-                               .b = b.data(), .ldb = d.n, .c = c.data(), .ldc = d.n};
+  // Operands stored transposed (--transpose) hold the same values read as their transposes.
+  const bool ta = ctx.options.transpose_a;
+  const bool tb = ctx.options.transpose_b;
+  tensor_matmul::GemmArgs args{.input = type, .m = d.m, .n = d.n, .k = d.k, .a = a.data(), .lda = ta ? d.m : d.k,
+                               .b = b.data(), .ldb = tb ? d.k : d.n, .c = c.data(), .ldc = d.n, .transpose_a = ta,
+                               .transpose_b = tb};
   // Room for the registered variants, and for the partial sums of the kernel choices.
   int ranges = 1;
   for (const TensorCandidate& c : candidates) ranges = std::max(ranges, c.ranges);
@@ -91,9 +95,13 @@ std::vector<BenchRow> run_typed(const BenchFamily& self, const GemmShape& d, DTy
                   [&reference, &args, &launch_ctx] { tensor_matmul::gemm(reference, args, launch_ctx); }});
   for (const TensorCandidate& c : candidates)
     runs.push_back({c.name, [&c, &args, &launch_ctx] { c.launch(args, launch_ctx); }});
-  const Workload work{.size = gemm_size_label(d),
+  const Workload work{.size = with_operand_layout(gemm_size_label(d), ctx.options),
                       .rate = Rate::tensor_flops(2.0 * d.m * d.n * d.k, ctx.device, type)};
-  const GemmReference cpu(d.m, d.n, d.k, to_float(a, mk, ctx.stream), to_float(b, kn, ctx.stream));
+  std::vector<float> a_rows = to_float(a, mk, ctx.stream);  // the reference's row-major operands
+  std::vector<float> b_rows = to_float(b, kn, ctx.stream);
+  if (ta) a_rows = transposed(a_rows, d.k, d.m);
+  if (tb) b_rows = transposed(b_rows, d.n, d.k);
+  const GemmReference cpu(d.m, d.n, d.k, a_rows, b_rows);
   return measure_gemms(self.name(), type, work, cpu, tensor_matmul::relative_tolerance(type, d.k), c, runs, ctx);
 }
 

@@ -416,6 +416,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   add.number(*bench, "--warmup", opt.bench.options.warmup, "Untimed runs first",
              "an integer, 0 or more");
   bench->add_flag("--full", opt.bench.full, "Each family's whole sweep of sizes instead of the first look");
+  add.text(*bench, "--transpose", opt.bench.transpose,
+           "GEMM families: A, B or both stored transposed (a, b, ab); sizes then end in TN, NT or TT",
+           "a, b or ab");
   add.text(
       *bench, "--format", opt.format,
       "summary (default on the screen), table, csv, json or markdown: every column of every row",

@@ -86,7 +86,7 @@ AccessModel clusters_model(const Shape& s, DType type) {
 }  // namespace
 
 void launch_cluster_pairs(const GemmArgs& args, const LaunchContext& ctx) {
-  launch_wgmma<PairedConfig>(args, ctx, kClusterRasterGroup);
+  launch_wgmma<PairedConfig, true>(args, ctx, kClusterRasterGroup);
 }
 
 TensorVariant clusters_variant() {

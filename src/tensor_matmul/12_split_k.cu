@@ -48,11 +48,11 @@ std::string launch_plan(const Shape& s, DType type) {
 
 void launch_wgmma_kernel(std::string_view kernel, int splits, const GemmArgs& args, const LaunchContext& ctx) {
   if (kernel == "wgmma128x256") {
-    launch_wgmma<WideConfig>(args, ctx, kSplitRasterGroup, splits);
+    launch_wgmma<WideConfig, true>(args, ctx, kSplitRasterGroup, splits);
   } else if (kernel == "wgmma128x128") {
-    launch_wgmma<SquareConfig>(args, ctx, kSplitRasterGroup, splits);
+    launch_wgmma<SquareConfig, true>(args, ctx, kSplitRasterGroup, splits);
   } else if (kernel == "wgmma64x128") {
-    launch_wgmma<NarrowConfig>(args, ctx, kSplitRasterGroup, splits);
+    launch_wgmma<NarrowConfig, true>(args, ctx, kSplitRasterGroup, splits);
   } else {
     throw std::logic_error("unknown Hopper kernel configuration");
   }

@@ -152,9 +152,9 @@ double row_major_copies_ns(int m, int n, int k, DType input, const TensorTuning&
 
 }  // namespace
 
-bool reads_as_stored(const KernelShape& kernel, DType input, bool transpose_a, bool transpose_b) {
+bool reads_as_stored(const KernelShape& kernel, DType /*input*/, bool transpose_a, bool transpose_b) {
   if (!transpose_a && !transpose_b) return true;
-  return !transpose_a && kernel.hopper && !kernel.thin && !kernel.swapped && input == DType::tf32;
+  return !transpose_a && kernel.hopper && !kernel.thin && !kernel.swapped;
 }
 
 KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType input, bool aligned,

@@ -179,7 +179,8 @@ __device__ __forceinline__ void claim_registers() {
 
 // D (64 x N, float) += A (64 x 32 bytes of K, from shared memory, K-major) * B (32 bytes of K x
 // N). bf16 and half (k16): B N-major, the last two immediates saying A is not transposed and B
-// is. tf32 (k8): both K-major, the only layout wgmma takes for it. Accumulator i of thread t
+// is; KMajorB<bf16 or half>: B K-major, neither transposed. tf32 (k8): both K-major, the only
+// layout wgmma takes for it. Accumulator i of thread t
 // holds row 16 (t / 32) + (t % 32) / 4 + 8 ((i / 2) % 2), column 8 (i / 4) + 2 (t % 4) + i % 2.
 template <int N, class E>
 struct Wgmma;
@@ -212,6 +213,10 @@ SMEMLAB_WGMMA_N128(Bf16, "m64n128k16.f32.bf16.bf16", ", 1, 1, 0, 1")
 SMEMLAB_WGMMA_N128(Half, "m64n128k16.f32.f16.f16", ", 1, 1, 0, 1")
 SMEMLAB_WGMMA_N256(Bf16, "m64n256k16.f32.bf16.bf16", ", 1, 1, 0, 1")
 SMEMLAB_WGMMA_N256(Half, "m64n256k16.f32.f16.f16", ", 1, 1, 0, 1")
+SMEMLAB_WGMMA_N128(KMajorB<Bf16>, "m64n128k16.f32.bf16.bf16", ", 1, 1, 0, 0")
+SMEMLAB_WGMMA_N128(KMajorB<Half>, "m64n128k16.f32.f16.f16", ", 1, 1, 0, 0")
+SMEMLAB_WGMMA_N256(KMajorB<Bf16>, "m64n256k16.f32.bf16.bf16", ", 1, 1, 0, 0")
+SMEMLAB_WGMMA_N256(KMajorB<Half>, "m64n256k16.f32.f16.f16", ", 1, 1, 0, 0")
 SMEMLAB_WGMMA_N128(Tf32, "m64n128k8.f32.tf32.tf32", ", 1, 1")
 SMEMLAB_WGMMA_N256(Tf32, "m64n256k8.f32.tf32.tf32", ", 1, 1")
 

@@ -54,6 +54,15 @@ template <class E>
 inline constexpr int kChunkElems = 16 / kElemBytes<E>;  // elements in a 16-byte chunk
 template <class E>
 inline constexpr bool kIsTf32 = std::is_same_v<E, Tf32>;
+// A 2-byte type whose B the Hopper tiles read K-major, as a caller stores it transposed (N x K):
+// wgmma's own layout for B, where a row-major B (N-major) needs its transpose flag. tf32 B is
+// always read K-major: wgmma takes tf32 in no other layout.
+template <class E>
+struct KMajorB : E {};
+template <class E>
+inline constexpr bool kBKMajor = kIsTf32<E>;
+template <class E>
+inline constexpr bool kBKMajor<KMajorB<E>> = true;
 
 inline constexpr int kKStepBytes = 128;  // bytes of K per pipeline stage
 inline constexpr int kMmaKBytes = 32;    // bytes of K per mma.sync

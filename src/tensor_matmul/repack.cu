@@ -127,10 +127,12 @@ std::size_t kernels_workspace_bytes(const GemmArgs& args, const GemmArgs& call);
 
 std::size_t workspace_bytes(const GemmArgs& args) {
   // The row-major copies first (with_row_major_operands), then what the kernels need on them.
-  // The default call's tiles that read Bᵀ as stored need no more than that: at most an aligned
-  // copy of it, in place of the row-major one.
+  // The default call's tiles that read Bᵀ as stored copy it only where its rows are not
+  // aligned, and that copy (N rows of K) may take more than the row-major one (K rows of N).
   const std::size_t copies = smemlab::detail::row_major_copy_bytes(detail::operands_of(args), dtype_bytes(args.input));
-  return copies + kernels_workspace_bytes(copies > 0 ? as_copied(args) : args, args);
+  const std::size_t b_as_stored =
+      args.transpose_b ? detail::repack_of(args.b, args.n, args.k, args.ldb, args.input).bytes : 0;
+  return copies + b_as_stored + kernels_workspace_bytes(copies > 0 ? as_copied(args) : args, args);
 }
 
 namespace {

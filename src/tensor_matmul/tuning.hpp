@@ -118,7 +118,8 @@ struct KernelEstimate {
 [[nodiscard]] KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType input, bool aligned,
                                       const TensorTuning& device, bool transpose_a = false, bool transpose_b = false);
 // Whether the kernel reads the operands as stored: row-major always; Bᵀ (stored N x K) on the
-// wgmma tiles that read B K-major (tf32); every other operand stored transposed is copied first.
+// wgmma tiles of steps 11 and 12, which read it K-major in every type; every other operand
+// stored transposed is copied first.
 [[nodiscard]] bool reads_as_stored(const KernelShape& kernel, DType input, bool transpose_a, bool transpose_b);
 // Whether dense operands (lda = k, ldb = n, bases on 16-byte boundaries) have 16-byte-aligned
 // rows in this type: the `aligned` of the model for a shape alone.

@@ -394,7 +394,7 @@ struct StageCopier {
       constexpr int kShare = Cfg::kBN / Cfg::kClusterM;
       constexpr auto kAll = static_cast<std::uint16_t>((1U << Cfg::kClusterM) - 1);
       const int first = static_cast<int>(cluster_rank()) * kShare;
-      if constexpr (kIsTf32<E>) {
+      if constexpr (kBKMajor<E>) {
         tma_load_multicast(b_tile + first * 128, b_map, step * kBK, t.col0 + first, full, kAll);
       } else {
 #pragma unroll
@@ -402,7 +402,7 @@ struct StageCopier {
           tma_load_multicast(b_tile + (first / 64 + j) * Cfg::kBBlockBytes, b_map, t.col0 + first + 64 * j,
                              step * kBK, full, kAll);
       }
-    } else if constexpr (kIsTf32<E>) {
+    } else if constexpr (kBKMajor<E>) {
       tma_load(b_tile, b_map, step * kBK, t.col0, full);
     } else {
 #pragma unroll
@@ -439,7 +439,7 @@ __device__ __forceinline__ void multiply_from_shared(Acc& acc, const char* stage
   fence();
 #pragma unroll
   for (int kk = 0; kk < 4; ++kk) {  // 32 bytes of K each
-    const std::uint64_t b = kIsTf32<E> ? descriptor(b_tile + kk * 32, 16, 1024)
+    const std::uint64_t b = kBKMajor<E> ? descriptor(b_tile + kk * 32, 16, 1024)
                                        : descriptor(b_tile + kk * 2048, Cfg::kBBlockBytes, 1024);
 #pragma unroll
     for (int i = 0; i < Cfg::kMTiles; ++i)
@@ -628,7 +628,7 @@ void launch_wgmma_with(const GemmArgs& g, cudaStream_t stream, int group, KSplit
   const CUtensorMap a_map = Cfg::kSwapped ? tensor_map(g.b, g.input, g.k, g.n, g.ldb, kBK, 32)
                                           : tensor_map(g.a, g.input, g.m, g.k, g.lda, Cfg::kBM, kBK);
   const CUtensorMap b_map = Cfg::kSwapped ? tensor_map(g.a, g.input, g.m, g.k, g.lda, Cfg::kBN, kBK)
-                            : kIsTf32<E>
+                            : kBKMajor<E>
                                 ? tensor_map(g.b, g.input, g.n, g.k, g.ldb, Cfg::kBN / Cfg::kClusterM, kBK)
                                 : tensor_map(g.b, g.input, g.k, g.n, g.ldb, kBK, 64);
   // TMA stores C where it can: beta = 0 (C is not read) and rows 16-byte aligned; partial sums
@@ -662,22 +662,30 @@ void launch_wgmma_with(const GemmArgs& g, cudaStream_t stream, int group, KSplit
 }
 
 // Operands TMA cannot read (rows not 16-byte aligned) are repacked first; tf32 reads B's
-// transpose, except on swapped tiles (tf32 only). With splits > 1, K's steps are divided into
-// that many ranges (fewer where K has fewer steps), whose partial sums go to the workspace
-// after the repacked operands and are added in range order by a second kernel.
-template <class Cfg>
+// transpose, except on swapped tiles (tf32 only). ReadsStoredBt: B stored transposed (N x K) is
+// read as stored, K-major, in every type (the default call's tiles); without it such a B was
+// copied row-major before. With splits > 1, K's steps are divided into that many ranges (fewer
+// where K has fewer steps), whose partial sums go to the workspace after the repacked operands
+// and are added in range order by a second kernel.
+template <class Cfg, bool ReadsStoredBt = false>
 void launch_wgmma(const GemmArgs& args, const LaunchContext& ctx, int group, int splits = 1) {
   if (Cfg::kSwapped && args.input != DType::tf32) throw std::logic_error("gemm: swapped tiles are for tf32");
-  const bool transposes_b = args.input == DType::tf32 && !Cfg::kSwapped;
-  const AlignedOperands aligned(args, ctx, transposes_b ? BOperand::transposed : BOperand::row_major);
+  const bool b_k_major = !Cfg::kSwapped && (args.input == DType::tf32 || (ReadsStoredBt && args.transpose_b));
+  const AlignedOperands aligned(args, ctx, b_k_major ? BOperand::transposed : BOperand::row_major);
   const KRanges ranges = k_ranges(args.k, k_step(args.input), splits);
   KSplit split{ranges.count, ranges.steps_per_range};
   std::optional<PartialSums> partials;
   if (ranges.count > 1)
     split.partials = partials.emplace(args, ranges.count, aligned.workspace_used(), ctx.stream).data();
   with_input_type(args.input, [&](auto e) {
-    if constexpr (!Cfg::kSwapped || kIsTf32<decltype(e)>)
-      launch_wgmma_with<Cfg, decltype(e)>(aligned.args(), ctx.stream, group, split);
+    using E = decltype(e);
+    if constexpr (ReadsStoredBt && !kIsTf32<E>) {
+      if (b_k_major) {
+        launch_wgmma_with<Cfg, KMajorB<E>>(aligned.args(), ctx.stream, group, split);
+        return;
+      }
+    }
+    if constexpr (!Cfg::kSwapped || kIsTf32<E>) launch_wgmma_with<Cfg, E>(aligned.args(), ctx.stream, group, split);
   });
   if (partials) sum_partials(split.partials, ranges.count, args, ctx.stream);
 }

@@ -196,6 +196,8 @@ TEST(Cli, EveryBadValueIsReportedInSmemlabsWords) {
         {{"bench", "--format", "xml"}, "'xml'"},
         {{"bench", "--output", "/no/such/dir/out.csv"}, "--output"},
         {{"bench", "--quiet=no"}, "--quiet takes no value"},
+        {{"bench", "--transpose", "c"}, "--transpose takes a, b or ab (got 'c')"},
+        {{"bench", "--family", "matmul-tiles", "--transpose", "b"}, "--transpose applies to the matmul"},
         {{"bench", "--size"}, "--size needs a value: sizes N, RxC or MxNxK"},
         {{"bench", "--reps"}, "--reps needs a value: a positive integer"}}},
       {"sum",

@@ -300,6 +300,24 @@ TEST_P(TensorMatmulKernel, MatchesTheCpuReferenceWholeAndSplit) {
   }
 }
 
+// The default call with operands stored transposed, through the caller's workspace: the
+// row-major copies, or where the Hopper tiles read Bᵀ as stored, its aligned copy (N rows of K,
+// which can take more than K rows of N) beside the partial sums of K's ranges.
+TEST(TensorMatmulAuto, TakesTransposedOperandsInTheCallersWorkspace) {
+  SMEMLAB_REQUIRE_GPU();
+  if (!tensor_matmul::device_supported()) GTEST_SKIP() << "needs compute capability 8.0 or later";
+  std::vector<Case> transposed;
+  for (const Case& cs : cases())
+    if (cs.transpose_a || cs.transpose_b) transposed.push_back(cs);
+  transposed.push_back({64, 1024, 4097, 0, 0, 1.0F, 0.0F, false, true});  // K just past 64 steps, in ranges
+  transposed.push_back({64, 1024, 4097, 0, 0, 1.0F, 0.0F, true, false});
+  for (const DType type : kTensorInputs)
+    for (const Case& cs : transposed) {
+      SCOPED_TRACE(case_name(cs) + " " + std::string(dtype_name(type)));
+      expect_matches_reference(run_variant(tensor_matmul::find("auto")), cs, type, true);
+    }
+}
+
 // Every kernel with every type it takes (14's swapped tiles: tf32 only).
 std::vector<Param> kernel_params() {
   std::vector<Param> out;
