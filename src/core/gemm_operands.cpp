@@ -65,21 +65,17 @@ RowMajorOperands::RowMajorOperands(const GemmOperands& g, std::size_t element_by
     SMEMLAB_CUDA_CHECK(cudaMallocAsync(&owned_, bytes, stream));  // on a 256-byte boundary, as cudaMalloc's
     scratch = static_cast<char*>(owned_);
   }
-  if (g.transpose_a) {  // stored k x m
-    const int ld = line_aligned_ld(g.k, element_bytes);
-    copy_transposed(g.a, g.lda, scratch, ld, g.k, g.m, element_bytes, stream);
-    g_.a = scratch;
-    g_.lda = ld;
-    g_.transpose_a = false;
-    scratch += copy_bytes(g.m, g.k, element_bytes);
-  }
-  if (g.transpose_b) {  // stored n x k
-    const int ld = line_aligned_ld(g.n, element_bytes);
-    copy_transposed(g.b, g.ldb, scratch, ld, g.n, g.k, element_bytes, stream);
-    g_.b = scratch;
-    g_.ldb = ld;
-    g_.transpose_b = false;
-  }
+  // An operand of `rows` x `cols` from its stored transpose, into the next copy's place.
+  const auto copy = [&](const void*& data, int& ld, bool& transposed, int rows, int cols) {
+    const int copy_ld = line_aligned_ld(cols, element_bytes);
+    copy_transposed(data, ld, scratch, copy_ld, cols, rows, element_bytes, stream);
+    data = scratch;
+    ld = copy_ld;
+    transposed = false;
+    scratch += copy_bytes(rows, cols, element_bytes);
+  };
+  if (g.transpose_a) copy(g_.a, g_.lda, g_.transpose_a, g.m, g.k);
+  if (g.transpose_b) copy(g_.b, g_.ldb, g_.transpose_b, g.k, g.n);
 }
 
 RowMajorOperands::~RowMajorOperands() {

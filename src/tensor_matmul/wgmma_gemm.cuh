@@ -219,15 +219,9 @@ struct TmaStore {
         char* const buffer = own + chunk % 2 * kBufferBytes;
         if (th.ct == 0) wait_store_reads<1>();  // the stores two chunks back have read this buffer
         sync_named(1 + th.consumer, 128);
-#pragma unroll
-        for (int q = 0; q < 4; ++q)
-#pragma unroll
-          for (int h = 0; h < 2; ++h) {
-            const int r = th.warp * 16 + th.lane / 4 + 8 * h;
-            const int a = 4 * (chunk * 4 + q) + 2 * h;
-            *reinterpret_cast<float2*>(buffer + q * kBoxBytes + r * 32 + th.lane % 4 * 8) =
-                float2{c.out.alpha * acc[i][a], c.out.alpha * acc[i][a + 1]};
-          }
+        stage<Cfg>(acc, i, chunk, c.out.alpha, th, [&](int r, int col) {
+          return reinterpret_cast<float2*>(buffer + col / 8 * kBoxBytes + r * 32 + col % 8 * 4);
+        });
         fence_shared_for_copies();
         sync_named(1 + th.consumer, 128);
         if (th.ct == 0) {
@@ -239,6 +233,23 @@ struct TmaStore {
         }
       }
   }
+  // Columns 32 chunk to 32 chunk + 31 of the consumer's slice i, times alpha, into shared
+  // memory: the pair of (row r of the slice, column col of the chunk) at pair_at(r, col).
+  // Thread (warp w, lane l) holds rows 16 w + l / 4 (and 8 below) and, of every 8 columns,
+  // 2 (l % 4) and the next.
+  template <class Cfg, class Acc, class PairAt>
+  static __device__ __forceinline__ void stage(const Acc& acc, int i, int chunk, float alpha, const ConsumerThread& th,
+                                               PairAt&& pair_at) {
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int a = 4 * (chunk * 4 + q) + 2 * h;
+        *pair_at(th.warp * 16 + th.lane / 4 + 8 * h, q * 8 + th.lane % 4 * 2) =
+            float2{alpha * acc[i][a], alpha * acc[i][a + 1]};
+      }
+  }
+
   // The staging buffers live as long as the block.
   static __device__ void finish(const ConsumerThread& th) {
     if (th.ct == 0) hopper::wait_stores<0>();
@@ -265,15 +276,8 @@ struct TmaStore {
 #pragma unroll
       for (int chunk = 0; chunk < Cfg::kBN / 32; ++chunk) {
         sync_named(1 + th.consumer, 128);  // every warp has stored the rows staged before
-#pragma unroll
-        for (int q = 0; q < 4; ++q)
-#pragma unroll
-          for (int h = 0; h < 2; ++h) {
-            const int r = th.warp * 16 + th.lane / 4 + 8 * h;
-            const int a = 4 * (chunk * 4 + q) + 2 * h;
-            *reinterpret_cast<float2*>(rows + r * kRowFloats + q * 8 + th.lane % 4 * 2) =
-                float2{g.alpha * acc[i][a], g.alpha * acc[i][a + 1]};
-          }
+        stage<Cfg>(acc, i, chunk, g.alpha, th,
+                   [&](int r, int col) { return reinterpret_cast<float2*>(rows + r * kRowFloats + col); });
         sync_named(1 + th.consumer, 128);
         const int col = t.col0 + chunk * 32 + col_in_chunk;
 #pragma unroll 4
