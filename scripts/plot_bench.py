@@ -130,6 +130,7 @@ def ordered(values):
 
 
 def dims(size, family):
+    size = size.split()[0]  # a GEMM size may end in its operands' layout: "4096 NT"
     parts = [2 ** int(d[2:]) if d.startswith("2^") else int(d) for d in size.split("x")]
     return parts * SQUARE_RANK.get(family, 1) if len(parts) == 1 else parts
 

@@ -346,9 +346,11 @@ BenchPlan plan_bench(const BenchRequest& request) {
     throw UsageError(fmt::format("no family takes the size(s) {}", fmt::join(request.sizes, ",")));
   if (plan.items.empty())
     throw UsageError(fmt::format("no family runs type {}", fmt::join(request.dtypes, ",")));
-  // The sweeps' kernel choices are launched directly, on row-major operands only.
+  // Only the GEMM calls take operands stored transposed; the sweeps' kernel choices are launched
+  // directly, on row-major operands.
   for (const auto& item : plan.items)
-    if ((plan.options.transpose_a || plan.options.transpose_b) && item.family->name().ends_with("-tiles"))
+    if ((plan.options.transpose_a || plan.options.transpose_b) && item.family->name() != "matmul" &&
+        item.family->name() != "tensor-matmul")
       throw UsageError(fmt::format("--transpose applies to the matmul and tensor-matmul families, not {}",
                                    item.family->name()));
   return plan;

@@ -40,6 +40,11 @@ std::size_t copy_bytes(int rows, int cols, std::size_t element_bytes) {
 
 }  // namespace
 
+void require_row_major(bool transpose_a, bool transpose_b, const char* kernel) {
+  if (transpose_a || transpose_b)
+    throw std::logic_error(std::string("gemm: ") + kernel + " reads row-major operands; one is stored transposed");
+}
+
 std::size_t row_major_copy_bytes(const GemmOperands& g, std::size_t element_bytes) {
   const std::size_t copies = (g.transpose_a ? copy_bytes(g.m, g.k, element_bytes) : 0) +
                              (g.transpose_b ? copy_bytes(g.k, g.n, element_bytes) : 0);
@@ -65,6 +70,15 @@ RowMajorOperands::RowMajorOperands(const GemmOperands& g, std::size_t element_by
     SMEMLAB_CUDA_CHECK(cudaMallocAsync(&owned_, bytes, stream));  // on a 256-byte boundary, as cudaMalloc's
     scratch = static_cast<char*>(owned_);
   }
+  try {
+    copy_all(g, element_bytes, scratch, stream);
+  } catch (...) {
+    if (owned_ != nullptr) (void)cudaFreeAsync(owned_, stream);  // the destructor of a half-built object never runs
+    throw;
+  }
+}
+
+void RowMajorOperands::copy_all(const GemmOperands& g, std::size_t element_bytes, char* scratch, cudaStream_t stream) {
   // An operand of `rows` x `cols` from its stored transpose, into the next copy's place.
   const auto copy = [&](const void*& data, int& ld, bool& transposed, int rows, int cols) {
     const int copy_ld = line_aligned_ld(cols, element_bytes);

@@ -26,6 +26,10 @@ void validate_gemm_operands(const GemmOperands& g);
 
 namespace detail {
 
+// For the kernels that read A and B row-major only: a logic_error naming `kernel` where either
+// is stored transposed (the public calls copy such operands first; a direct launch must too).
+void require_row_major(bool transpose_a, bool transpose_b, const char* kernel);
+
 // Bytes of scratch that RowMajorOperands takes for these operands of element_bytes each,
 // alignment included: 0 where neither is stored transposed.
 [[nodiscard]] std::size_t row_major_copy_bytes(const GemmOperands& g, std::size_t element_bytes);
@@ -46,6 +50,7 @@ class RowMajorOperands {
   [[nodiscard]] std::size_t rest_size() const { return rest_size_; }
 
  private:
+  void copy_all(const GemmOperands& g, std::size_t element_bytes, char* scratch, cudaStream_t stream);
   GemmOperands g_;
   void* rest_;
   std::size_t rest_size_;

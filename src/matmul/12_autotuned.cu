@@ -17,6 +17,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/gemm_operands.hpp"
 #include "matmul/gemm_launch.cuh"
 #include "matmul/tuning.hpp"
 #include "matmul/variants.hpp"
@@ -130,6 +131,7 @@ void gemm_tiles(const TileChoice& choice, const GemmArgs& args, const LaunchCont
   const NamedConfig& config = find_config(choice.config);
   check_choice(choice);
   validate(args);
+  smemlab::detail::require_row_major(args.transpose_a, args.transpose_b, "the tiled kernel");
   config.launch(args, ctx, choice);
 }
 

@@ -20,6 +20,7 @@
 
 #include "core/memo.hpp"
 #include "core/occupancy.hpp"
+#include "core/gemm_operands.hpp"
 #include "matmul/gemm_device.cuh"
 #include "matmul/skinny.hpp"
 #include "matmul/variants.hpp"
@@ -303,6 +304,7 @@ std::size_t skinny_workspace_bytes(const GemmArgs& g) {
 }
 
 void launch_skinny(const GemmArgs& g, const LaunchContext& ctx) {
+  smemlab::detail::require_row_major(g.transpose_a, g.transpose_b, "the skinny kernel");
   const SkinnyPlan p = plan_skinny(g.m, g.n, g.k, smemlab::detail::sm_count());
   const WorkspaceLayout layout{0, partial_bytes(p, g)};
   const WorkspaceScope workspace(g, layout, ctx.stream);  // checked, or allocated, before any launch

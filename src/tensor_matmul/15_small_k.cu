@@ -156,6 +156,7 @@ AccessModel small_k_model(const Shape& shape, DType input) {
 }  // namespace
 
 void launch_small_k_kernel(const GemmArgs& args, const LaunchContext& ctx) {
+  smemlab::detail::require_row_major(args.transpose_a, args.transpose_b, "the short-K kernel");
   with_input_type(args.input, [&](auto e) { launch_small_k<decltype(e)>(args, ctx.stream); });
 }
 

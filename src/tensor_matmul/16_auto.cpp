@@ -152,10 +152,7 @@ double row_major_copies_ns(int m, int n, int k, DType input, const TensorTuning&
 
 }  // namespace
 
-bool reads_as_stored(const KernelShape& kernel, DType /*input*/, bool transpose_a, bool transpose_b) {
-  if (!transpose_a && !transpose_b) return true;
-  return !transpose_a && kernel.hopper && !kernel.thin && !kernel.swapped;
-}
+bool reads_stored_bt(const KernelShape& kernel) { return kernel.hopper && !kernel.thin && !kernel.swapped; }
 
 KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType input, bool aligned,
                         const TensorTuning& device, bool transpose_a, bool transpose_b) {
@@ -196,8 +193,7 @@ KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType i
   // The wgmma kernels (every Hopper kernel but 13's, which are mma.sync, and 14's, which read B
   // as stored) read B's transpose.
   const bool transposes_b = s.hopper && !s.thin && !s.swapped && input == DType::tf32 && !transpose_b;
-  if (!reads_as_stored(s, input, transpose_a, transpose_b))
-    e.extra_ns += row_major_copies_ns(m, n, k, input, device, transpose_a, transpose_b);
+  e.extra_ns += row_major_copies_ns(m, n, k, input, device, transpose_a, transpose_b && !reads_stored_bt(s));
   if (!aligned && !s.in_place && !s.cuda_cores)
     e.extra_ns += device.launch_ns + 2.0 * elem *
                                          (static_cast<double>(m) * k + (transposes_b ? 0.0 : static_cast<double>(k) * n)) /
@@ -256,7 +252,19 @@ KernelChoice choose_kernel(const GemmArgs& args) {
   // it up instead of weighing every candidate again.
   int device = 0;
   SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
-  const bool aligned = operands_16b_aligned(args);
+  // As the kernels see the operands: the copies of those stored transposed have aligned rows
+  // (a null start and one 16-byte chunk a row stand for them).
+  GemmArgs seen = args;
+  const auto chunk = static_cast<int>(16 / dtype_bytes(args.input));
+  if (args.transpose_a) {
+    seen.a = nullptr;
+    seen.lda = chunk;
+  }
+  if (args.transpose_b) {
+    seen.b = nullptr;
+    seen.ldb = chunk;
+  }
+  const bool aligned = operands_16b_aligned(seen);
   using Key = std::tuple<int, int, int, int, DType, bool, bool, bool>;
   static smemlab::detail::Memo<Key, KernelChoice> choices;
   return choices.get(Key{device, args.m, args.n, args.k, args.input, aligned, args.transpose_a, args.transpose_b}, [&] {
@@ -269,10 +277,10 @@ KernelChoice choose_kernel(const GemmArgs& args) {
 }
 
 void gemm_kernel(const KernelChoice& choice, const GemmArgs& args, const LaunchContext& ctx) {
-  if ((args.transpose_a || args.transpose_b) &&
-      (choice.kernel == kCudaCoreSkinny ||
-       !reads_as_stored(kernel_shape(choice.kernel), args.input, args.transpose_a, args.transpose_b))) {
-    detail::with_row_major_operands(args, ctx, [&](const GemmArgs& plain) { gemm_kernel(choice, plain, ctx); });
+  const bool keeps_bt = choice.kernel != kCudaCoreSkinny && reads_stored_bt(kernel_shape(choice.kernel));
+  if (args.transpose_a || (args.transpose_b && !keeps_bt)) {
+    detail::with_row_major_operands(
+        args, ctx, [&](const GemmArgs& plain) { gemm_kernel(choice, plain, ctx); }, !keeps_bt);
     return;
   }
   if (choice.kernel == kCudaCoreSkinny) {

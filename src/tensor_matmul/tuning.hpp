@@ -117,10 +117,9 @@ struct KernelEstimate {
 // transpose_a, transpose_b: the operands stored transposed (GemmArgs).
 [[nodiscard]] KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType input, bool aligned,
                                       const TensorTuning& device, bool transpose_a = false, bool transpose_b = false);
-// Whether the kernel reads the operands as stored: row-major always; Bᵀ (stored N x K) on the
-// wgmma tiles of steps 11 and 12, which read it K-major in every type; every other operand
-// stored transposed is copied first.
-[[nodiscard]] bool reads_as_stored(const KernelShape& kernel, DType input, bool transpose_a, bool transpose_b);
+// Whether the kernel reads a B stored transposed (N x K) as stored: the wgmma tiles of steps 11
+// and 12, K-major in every type. Every other operand stored transposed is copied row-major first.
+[[nodiscard]] bool reads_stored_bt(const KernelShape& kernel);
 // Whether dense operands (lda = k, ldb = n, bases on 16-byte boundaries) have 16-byte-aligned
 // rows in this type: the `aligned` of the model for a shape alone.
 [[nodiscard]] bool dense_rows_aligned(int n, int k, DType input);

@@ -57,22 +57,26 @@ void launch_small_k_kernel(const GemmArgs& args, const LaunchContext& ctx);
 
 // Calls launch(args) with each operand stored transposed replaced by a row-major copy, made on
 // the stream at the workspace's start (workspace_bytes counts it) with the rest of the workspace
-// passed on; with args as they are where neither is.
+// passed on; with args as they are where neither is. copy_b false: a Bᵀ stays as stored, for
+// kernels that read it so.
 template <class Launch>
-void with_row_major_operands(const GemmArgs& args, const LaunchContext& ctx, Launch&& launch) {
-  if (!args.transpose_a && !args.transpose_b) {
+void with_row_major_operands(const GemmArgs& args, const LaunchContext& ctx, Launch&& launch, bool copy_b = true) {
+  GemmOperands copied = operands_of(args);
+  copied.transpose_b = args.transpose_b && copy_b;
+  if (!copied.transpose_a && !copied.transpose_b) {
     launch(args);
     return;
   }
-  const smemlab::detail::RowMajorOperands copies(operands_of(args), dtype_bytes(args.input), args.workspace,
-                                                 args.workspace_size, ctx.stream);
+  const smemlab::detail::RowMajorOperands copies(copied, dtype_bytes(args.input), args.workspace, args.workspace_size,
+                                                 ctx.stream);
   GemmArgs plain = args;
   const GemmOperands& g = copies.operands();
   plain.a = g.a;
   plain.lda = g.lda;
   plain.b = g.b;
   plain.ldb = g.ldb;
-  plain.transpose_a = plain.transpose_b = false;
+  plain.transpose_a = false;
+  plain.transpose_b = args.transpose_b && !copy_b;
   plain.workspace = copies.rest();
   plain.workspace_size = copies.rest_size();
   launch(plain);

@@ -257,10 +257,11 @@ struct TmaStore {
 
   // C's rows not on 32-byte sectors. From registers, a thread's stores cover 8 rows x 4 or 8
   // bytes an instruction, and on such rows each splits its sectors: they ran at a quarter to a
-  // half of the aligned ones' speed. So the
-  // 64 x 32 chunk is staged with rows 40 floats apart (a half-warp's 8-byte writes then cover the
-  // 32 banks once, and a row's 32 floats lie on 32 banks), and a warp stores a row of 32
-  // consecutive floats an instruction: 128 bytes, at most 5 sectors whatever C's alignment.
+  // half of the aligned ones' speed. So the 64 x 32 chunk is staged with rows 40 floats apart (a
+  // half-warp's 8-byte writes then cover the 32 banks once, and a row's 32 floats lie on 32
+  // banks), and a warp stores a row of 32 consecutive floats an instruction: 128 bytes, at most
+  // 5 sectors whatever C's alignment. A warp's lanes hold the chunk's rows 16 w to 16 w + 15,
+  // and the warp stores those rows itself.
   template <class Cfg, class Acc>
   static __device__ __forceinline__ void store_rows(const Acc& acc, const TileOrigin& t, const CTarget& c,
                                                     const ConsumerThread& th) {
@@ -275,10 +276,12 @@ struct TmaStore {
       const int first_row = t.row0 + (th.consumer * Cfg::kMTiles + i) * 64 + th.warp * 16;
 #pragma unroll
       for (int chunk = 0; chunk < Cfg::kBN / 32; ++chunk) {
-        sync_named(1 + th.consumer, 128);  // every warp has stored the rows staged before
+        // A warp stages and stores only its own 16 rows: the warp's lanes synchronise, not the
+        // warpgroup.
+        __syncwarp();  // its lanes have stored the rows staged before
         stage<Cfg>(acc, i, chunk, g.alpha, th,
                    [&](int r, int col) { return reinterpret_cast<float2*>(rows + r * kRowFloats + col); });
-        sync_named(1 + th.consumer, 128);
+        __syncwarp();
         const int col = t.col0 + chunk * 32 + col_in_chunk;
 #pragma unroll 4
         for (int rr = 0; rr < 16; ++rr) {

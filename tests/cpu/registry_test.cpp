@@ -124,11 +124,25 @@ TEST(Matmul, ValidateRejectsBadArgumentsBeforeAnyLaunch) {
   for (const auto& g : {bad([](auto& g) { g.m = 0; }), bad([](auto& g) { g.n = -1; }),
                         bad([](auto& g) { g.k = 0; }), bad([](auto& g) { g.lda = 5; }),
                         bad([](auto& g) { g.ldb = 4; }), bad([](auto& g) { g.ldc = 4; }),
-                        bad([](auto& g) { g.a = nullptr; })}) {
+                        bad([](auto& g) { g.a = nullptr; }),
+                        // Stored transposed, A is k x m (lda >= m) and B n x k (ldb >= k).
+                        bad([](auto& g) {
+                          g.transpose_a = true;
+                          g.lda = 3;
+                        }),
+                        bad([](auto& g) {
+                          g.transpose_b = true;
+                          g.ldb = 5;
+                        })}) {
     EXPECT_THROW(matmul::validate(g), std::invalid_argument);
     // gemm() validates first, so these throw here without any device.
     EXPECT_THROW(matmul::gemm(naive, g, {}), std::invalid_argument);
   }
+  matmul::GemmArgs transposed = good;
+  transposed.transpose_a = transposed.transpose_b = true;
+  transposed.lda = 4;
+  transposed.ldb = 6;
+  EXPECT_NO_THROW(matmul::validate(transposed));
 }
 
 TEST(Transpose, ValidateRejectsBadArgumentsBeforeAnyLaunch) {

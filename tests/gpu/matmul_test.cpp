@@ -169,6 +169,25 @@ TEST_P(MatmulVariant, MatchesTheCpuReferenceOnEveryCase) {
   }
 }
 
+// Every variant with operands stored transposed, through the caller's workspace (garbage on
+// entry): the row-major copies first, the variant's own scratch after them.
+TEST(MatmulTransposed, EveryVariantInTheCallersWorkspace) {
+  SMEMLAB_REQUIRE_GPU();
+  for (const auto& variant : matmul::variants())
+    for (const Case& cs : cases()) {
+      if (!cs.transpose_a && !cs.transpose_b) continue;
+      SCOPED_TRACE(std::string(variant.info.name) + " " + case_name(cs));
+      expect_matches_reference(cs, [&](matmul::GemmArgs args, const LaunchContext& ctx) {
+        DeviceBuffer<std::byte> workspace(matmul::workspace_bytes(variant, args));
+        if (workspace.size() > 0) SMEMLAB_CUDA_CHECK(cudaMemset(workspace.data(), 0xFF, workspace.size()));
+        args.workspace = workspace.size() > 0 ? workspace.data() : nullptr;
+        args.workspace_size = workspace.size();
+        matmul::gemm(variant, args, ctx);
+        SMEMLAB_CUDA_CHECK(cudaDeviceSynchronize());  // before the workspace is freed
+      });
+    }
+}
+
 // 13's ranges of K, whose partial sums a second launch adds in range order, few rows and few
 // columns: checked against the CPU reference, and the same bits on a second run.
 TEST(MatmulSkinny, RangesOfKGiveTheSameBitsOnEveryRun) {
