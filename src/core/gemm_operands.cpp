@@ -45,6 +45,11 @@ void require_row_major(bool transpose_a, bool transpose_b, const char* kernel) {
     throw std::logic_error(std::string("gemm: ") + kernel + " reads row-major operands; one is stored transposed");
 }
 
+const void* copy_start_placeholder() {
+  alignas(kAlignment) static constexpr char kStart[1] = {};
+  return kStart;
+}
+
 std::size_t row_major_copy_bytes(const GemmOperands& g, std::size_t element_bytes) {
   const std::size_t copies = (g.transpose_a ? copy_bytes(g.m, g.k, element_bytes) : 0) +
                              (g.transpose_b ? copy_bytes(g.k, g.n, element_bytes) : 0);

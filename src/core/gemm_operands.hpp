@@ -7,6 +7,8 @@
 
 #include <cstddef>
 
+#include "core/copy_rows.hpp"
+
 namespace smemlab {
 
 struct GemmOperands {
@@ -23,6 +25,12 @@ struct GemmOperands {
 
 // Throws std::invalid_argument ("gemm: ...") naming the first violated condition.
 void validate_gemm_operands(const GemmOperands& g);
+
+// A family's GemmArgs (matmul or tensor_matmul) as the operands both check and copy.
+template <class Args>
+[[nodiscard]] GemmOperands operands_of(const Args& g) {
+  return {g.m, g.n, g.k, g.a, g.lda, g.b, g.ldb, g.c, g.ldc, g.transpose_a, g.transpose_b};
+}
 
 namespace detail {
 
@@ -57,6 +65,54 @@ class RowMajorOperands {
   void* owned_ = nullptr;
   cudaStream_t stream_;
 };
+
+// A 256-byte boundary standing for where RowMajorOperands puts a copy, for sizing scratch.
+[[nodiscard]] const void* copy_start_placeholder();
+
+// A family's arguments as its kernels see them once the operands stored transposed are copied
+// row-major (rows on 128-byte lines, each copy on a 256-byte boundary): what they need beside the
+// copies is sized on these.
+template <class Args>
+[[nodiscard]] Args as_copied(Args g, std::size_t element_bytes) {
+  using Pointer = decltype(g.a);
+  if (g.transpose_a) {
+    g.a = static_cast<Pointer>(copy_start_placeholder());
+    g.lda = line_aligned_ld(g.k, element_bytes);
+  }
+  if (g.transpose_b) {
+    g.b = static_cast<Pointer>(copy_start_placeholder());
+    g.ldb = line_aligned_ld(g.n, element_bytes);
+  }
+  g.transpose_a = g.transpose_b = false;
+  return g;
+}
+
+// Calls launch(args) with each operand stored transposed replaced by a row-major copy (made on
+// the stream at the workspace's start, which the family's workspace_bytes counts) and the rest
+// of the workspace passed on; with args as they are where neither is. copy_b false: a Bᵀ stays
+// as stored, for kernels that read it so.
+template <class Args, class Launch>
+void with_row_major_operands(const Args& args, std::size_t element_bytes, cudaStream_t stream, Launch&& launch,
+                             bool copy_b = true) {
+  GemmOperands copied = operands_of(args);
+  copied.transpose_b = args.transpose_b && copy_b;
+  if (!copied.transpose_a && !copied.transpose_b) {
+    launch(args);
+    return;
+  }
+  const RowMajorOperands copies(copied, element_bytes, args.workspace, args.workspace_size, stream);
+  using Pointer = decltype(args.a);
+  Args plain = args;
+  plain.a = static_cast<Pointer>(copies.operands().a);
+  plain.lda = copies.operands().lda;
+  plain.b = static_cast<Pointer>(copies.operands().b);
+  plain.ldb = copies.operands().ldb;
+  plain.transpose_a = false;
+  plain.transpose_b = args.transpose_b && !copy_b;
+  plain.workspace = copies.rest();
+  plain.workspace_size = copies.rest_size();
+  launch(plain);
+}
 
 }  // namespace detail
 }  // namespace smemlab

@@ -252,19 +252,8 @@ KernelChoice choose_kernel(const GemmArgs& args) {
   // it up instead of weighing every candidate again.
   int device = 0;
   SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
-  // As the kernels see the operands: the copies of those stored transposed have aligned rows
-  // (a null start and one 16-byte chunk a row stand for them).
-  GemmArgs seen = args;
-  const auto chunk = static_cast<int>(16 / dtype_bytes(args.input));
-  if (args.transpose_a) {
-    seen.a = nullptr;
-    seen.lda = chunk;
-  }
-  if (args.transpose_b) {
-    seen.b = nullptr;
-    seen.ldb = chunk;
-  }
-  const bool aligned = operands_16b_aligned(seen);
+  // As the kernels see the operands: the copies of those stored transposed have aligned rows.
+  const bool aligned = operands_16b_aligned(smemlab::detail::as_copied(args, dtype_bytes(args.input)));
   using Key = std::tuple<int, int, int, int, DType, bool, bool, bool>;
   static smemlab::detail::Memo<Key, KernelChoice> choices;
   return choices.get(Key{device, args.m, args.n, args.k, args.input, aligned, args.transpose_a, args.transpose_b}, [&] {
@@ -279,8 +268,9 @@ KernelChoice choose_kernel(const GemmArgs& args) {
 void gemm_kernel(const KernelChoice& choice, const GemmArgs& args, const LaunchContext& ctx) {
   const bool keeps_bt = choice.kernel != kCudaCoreSkinny && reads_stored_bt(kernel_shape(choice.kernel));
   if (args.transpose_a || (args.transpose_b && !keeps_bt)) {
-    detail::with_row_major_operands(
-        args, ctx, [&](const GemmArgs& plain) { gemm_kernel(choice, plain, ctx); }, !keeps_bt);
+    smemlab::detail::with_row_major_operands(
+        args, dtype_bytes(args.input), ctx.stream, [&](const GemmArgs& plain) { gemm_kernel(choice, plain, ctx); },
+        !keeps_bt);
     return;
   }
   if (choice.kernel == kCudaCoreSkinny) {

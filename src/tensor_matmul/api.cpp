@@ -17,7 +17,7 @@ void validate(const GemmArgs& g) {
   const auto fail = [](std::string message) { throw std::invalid_argument("gemm: " + message); };
   if (g.input != DType::bf16 && g.input != DType::f16 && g.input != DType::tf32)
     fail(fmt::format("input type {} is not a tensor-core input (bf16, half, tf32)", dtype_name(g.input)));
-  validate_gemm_operands(detail::operands_of(g));
+  validate_gemm_operands(operands_of(g));
   if (g.workspace != nullptr && g.workspace_size < workspace_bytes(g))
     fail(fmt::format("workspace of {} bytes is smaller than the {} needed", g.workspace_size, workspace_bytes(g)));
 }
@@ -51,7 +51,8 @@ void gemm(const TensorVariant& variant, const GemmArgs& args, const LaunchContex
     if (variant.info.reads_transposed) {
       variant.launch(args, ctx);
     } else {
-      detail::with_row_major_operands(args, ctx, [&](const GemmArgs& plain) { variant.launch(plain, ctx); });
+      smemlab::detail::with_row_major_operands(args, dtype_bytes(args.input), ctx.stream,
+                                               [&](const GemmArgs& plain) { variant.launch(plain, ctx); });
     }
   });
 }

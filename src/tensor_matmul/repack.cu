@@ -103,23 +103,6 @@ AlignedOperands::~AlignedOperands() {
 
 namespace {
 
-// The arguments the kernels see once operands stored transposed are copied row-major: the
-// copies' rows on 128-byte lines, their start on a 256-byte boundary (a placeholder address).
-GemmArgs as_copied(const GemmArgs& args) {
-  alignas(256) static constexpr char kAlignedStart[1] = {};
-  GemmArgs out = args;
-  if (args.transpose_a) {
-    out.a = kAlignedStart;
-    out.lda = smemlab::detail::line_aligned_ld(args.k, dtype_bytes(args.input));
-  }
-  if (args.transpose_b) {
-    out.b = kAlignedStart;
-    out.ldb = smemlab::detail::line_aligned_ld(args.n, dtype_bytes(args.input));
-  }
-  out.transpose_a = out.transpose_b = false;
-  return out;
-}
-
 // `args` as the kernels see them; the default call chooses on `call` (the caller's arguments).
 std::size_t kernels_workspace_bytes(const GemmArgs& args, const GemmArgs& call);
 
@@ -129,10 +112,10 @@ std::size_t workspace_bytes(const GemmArgs& args) {
   // The row-major copies first (with_row_major_operands), then what the kernels need on them.
   // The default call's tiles that read Bᵀ as stored copy it only where its rows are not
   // aligned, and that copy (N rows of K) may take more than the row-major one (K rows of N).
-  const std::size_t copies = smemlab::detail::row_major_copy_bytes(detail::operands_of(args), dtype_bytes(args.input));
+  const std::size_t copies = smemlab::detail::row_major_copy_bytes(operands_of(args), dtype_bytes(args.input));
   const std::size_t b_as_stored =
       args.transpose_b ? detail::repack_of(args.b, args.n, args.k, args.ldb, args.input).bytes : 0;
-  return copies + b_as_stored + kernels_workspace_bytes(copies > 0 ? as_copied(args) : args, args);
+  return copies + b_as_stored + kernels_workspace_bytes(smemlab::detail::as_copied(args, dtype_bytes(args.input)), args);
 }
 
 namespace {

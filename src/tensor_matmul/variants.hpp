@@ -50,36 +50,4 @@ void launch_skinny_kernel(std::string_view kernel, const GemmArgs& args, const L
 void launch_swapped_kernel(std::string_view kernel, int splits, const GemmArgs& args, const LaunchContext& ctx);
 void launch_small_k_kernel(const GemmArgs& args, const LaunchContext& ctx);
 
-// The arguments' operands as both GEMM families check and copy them (core/gemm_operands.hpp).
-[[nodiscard]] inline GemmOperands operands_of(const GemmArgs& g) {
-  return {g.m, g.n, g.k, g.a, g.lda, g.b, g.ldb, g.c, g.ldc, g.transpose_a, g.transpose_b};
-}
-
-// Calls launch(args) with each operand stored transposed replaced by a row-major copy, made on
-// the stream at the workspace's start (workspace_bytes counts it) with the rest of the workspace
-// passed on; with args as they are where neither is. copy_b false: a Bᵀ stays as stored, for
-// kernels that read it so.
-template <class Launch>
-void with_row_major_operands(const GemmArgs& args, const LaunchContext& ctx, Launch&& launch, bool copy_b = true) {
-  GemmOperands copied = operands_of(args);
-  copied.transpose_b = args.transpose_b && copy_b;
-  if (!copied.transpose_a && !copied.transpose_b) {
-    launch(args);
-    return;
-  }
-  const smemlab::detail::RowMajorOperands copies(copied, dtype_bytes(args.input), args.workspace, args.workspace_size,
-                                                 ctx.stream);
-  GemmArgs plain = args;
-  const GemmOperands& g = copies.operands();
-  plain.a = g.a;
-  plain.lda = g.lda;
-  plain.b = g.b;
-  plain.ldb = g.ldb;
-  plain.transpose_a = false;
-  plain.transpose_b = args.transpose_b && !copy_b;
-  plain.workspace = copies.rest();
-  plain.workspace_size = copies.rest_size();
-  launch(plain);
-}
-
 }  // namespace smemlab::tensor_matmul::detail
