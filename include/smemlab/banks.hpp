@@ -52,6 +52,10 @@ struct ArithmeticWarning {
 // C leaves the result undefined, with a warning. At most kMaxLength characters, with
 // parentheses and unary operators nested at most kMaxNesting deep: limits that keep the
 // parser's and evaluator's recursion far inside any thread's stack.
+//
+// rand(k) stands for data the addresses depend on (a histogram's bins): a value drawn uniformly
+// from 0..k-1 for each thread and each rand() of the expression, fixed by the evaluation's
+// `draw` (draw 0, 1, ... give independent draws, the same on every machine).
 class Expression {
  public:
   static constexpr std::size_t kMaxLength = 4096;
@@ -63,8 +67,11 @@ class Expression {
   // negative value by -1), whose result the GPU leaves unspecified. Each kind of undefined
   // operation met is added once to `warnings`, when given.
   [[nodiscard]] std::int64_t eval(std::int64_t tx, std::int64_t ty, std::int64_t tz,
-                                  std::vector<ArithmeticWarning>* warnings = nullptr) const;
+                                  std::vector<ArithmeticWarning>* warnings = nullptr,
+                                  std::uint64_t draw = 0) const;
   [[nodiscard]] const std::string& text() const { return text_; }
+  // Whether it uses rand(): its addresses then differ from draw to draw.
+  [[nodiscard]] bool random() const { return random_; }
   [[nodiscard]] int bits() const { return bits_; }
 
   struct Node;
@@ -73,6 +80,7 @@ class Expression {
   std::string text_;
   std::shared_ptr<const Node> root_;
   int bits_ = 32;
+  bool random_ = false;
 };
 
 struct Block {
@@ -90,6 +98,14 @@ enum class Op {
   stmatrix,  // stmatrix.sync.aligned.m8n8: the same addresses, written
   cp_async_ca,  // the shared-memory write of cp.async.ca (4, 8 or 16 bytes a lane from global memory)
   cp_async_cg,  // the same of cp.async.cg (16 bytes, bypassing L1)
+  // An atomic on the block's own shared memory (ATOMS), as a histogram's increments compile:
+  // lanes on one word are served together (ATOMS.POPC.INC adds their count once), so it is
+  // served as a load is: as many wavefronts as the busiest bank has distinct words.
+  atom,
+  // An atomic on a cluster's distributed shared memory (ATOM through the cluster's window, even
+  // where the word is the block's own): each lane on its own, lanes on one word included: as
+  // many wavefronts as the busiest bank has lanes.
+  atom_cluster,
 };
 
 struct Instruction {
@@ -97,13 +113,15 @@ struct Instruction {
   int matrices = 0;    // ldmatrix / stmatrix: 1, 2 or 4 (.x1, .x2, .x4)
   bool trans = false;  // .trans: transposes the registers, the addresses are the same
 
-  // Whether the access writes shared memory (counted with the stores by the hardware).
-  [[nodiscard]] bool writes() const { return op != Op::load && op != Op::ldmatrix; }
+  // Whether the access writes shared memory (counted with the stores by the hardware; atomics
+  // have a counter of their own).
+  [[nodiscard]] bool writes() const { return op != Op::load && op != Op::ldmatrix && !atomic(); }
+  [[nodiscard]] bool atomic() const { return op == Op::atom || op == Op::atom_cluster; }
   [[nodiscard]] bool matrix() const { return op == Op::ldmatrix || op == Op::stmatrix; }
   // The lanes whose addresses the instruction uses: 8 per matrix, else the whole warp.
   [[nodiscard]] int address_lanes() const { return matrix() ? 8 * matrices : 32; }
   // The spelling parse_instruction reads: "ld", "st", "ldmatrix.x4.trans", "stmatrix.x2",
-  // "cp.async.ca", "cp.async.cg".
+  // "cp.async.ca", "cp.async.cg", "atom", "atom.cluster".
   [[nodiscard]] std::string name() const;
 };
 
@@ -122,6 +140,8 @@ struct Access {
   // span has chunks beyond the first (128 bytes: chunk c of 128-byte row r moves to c ^ (r % 8)).
   // Addresses are taken relative to a base aligned to 8 spans, as TMA requires.
   int swizzle = 0;
+  // Which draw of the expression's rand() values the addresses take.
+  std::uint64_t draw = 0;
 };
 
 // The byte address where a tile written with `swizzle` (0, 32, 64 or 128) keeps `address`.
@@ -130,7 +150,7 @@ struct Access {
 }
 
 // Throws UsageError for a width that is not 1, 2, 4, 8 or 16 (16 for ldmatrix and stmatrix; at
-// 4, 8 or 16 for cp.async.ca, 16 for cp.async.cg), a block outside 1..1024 threads, a matrix
+// 4, 8 or 16 for cp.async.ca, 16 for cp.async.cg, 4 for atomics), a block outside 1..1024 threads, a matrix
 // instruction in a block of partial warps (every lane must execute it), or a swizzle other than
 // 0, 32, 64 or 128.
 void validate(const Access& access);
@@ -189,6 +209,18 @@ struct Analysis {
 // Throws UsageError when an address is negative, not a multiple of the width, beyond
 // kMaxSharedBytes, or overflows 64-bit arithmetic.
 [[nodiscard]] Analysis analyze(const Access& access);
+
+// Draws averaged where an expression uses rand(): for a histogram's patterns the mean of 2,000
+// draws is within about half a per cent of its expectation.
+constexpr int kDraws = 2000;
+
+// The wavefronts and ideal of the access, totalled over its warps: as analyze() counts them, or
+// their mean over kDraws draws where the expression uses rand().
+struct Expected {
+  double wavefronts = 0;
+  double ideal = 0;
+};
+[[nodiscard]] Expected expected(const Access& access);
 
 // The figure of the tutorial “Shared Memory” for one warp: banks as columns, wavefronts as rows,
 // lane numbers inside.

@@ -15,7 +15,8 @@ struct Broadcast {
 };
 
 // The broadcasts of `warp`, a result of analyze(access), phase by phase. Empty for cp.async.cg,
-// whose lanes writing the same 16 bytes are counted once rather than served together.
+// whose lanes writing the same 16 bytes are counted once rather than served together, and for
+// atom.cluster, which serves each lane apart.
 [[nodiscard]] std::vector<Broadcast> broadcasts(const Access& access, const WarpResult& warp);
 
 }  // namespace smemlab::banks::detail

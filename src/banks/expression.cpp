@@ -1,5 +1,5 @@
 // Recursive-descent parser and evaluator for the access expressions, C precedence:
-// unary + - ~  >  * / %  >  + -  >  << >>  >  &  >  ^  >  |
+// unary + - ~  >  * / %  >  + -  >  << >>  >  &  >  ^  >  |   (rand(k) is a primary, as tx is)
 // Values are signed integers of the expression's width (32 or 64 bits), computed as the GPU
 // computes them where C leaves the result undefined.
 #include <fmt/format.h>
@@ -16,11 +16,11 @@
 namespace smemlab::banks {
 
 struct Expression::Node {
-  enum class Kind { constant, variable, unary, binary } kind;
+  enum class Kind { constant, variable, unary, binary, random } kind;
   std::int64_t value = 0;  // constant
-  int variable = 0;        // 0 tx, 1 ty, 2 tz
+  int variable = 0;        // 0 tx, 1 ty, 2 tz; random: which rand() of the expression, from 0
   std::string op;          // unary or binary operator
-  std::shared_ptr<const Node> lhs;
+  std::shared_ptr<const Node> lhs;  // random: the bound k of rand(k)
   std::shared_ptr<const Node> rhs;
 };
 
@@ -54,6 +54,8 @@ class Parser {
       fail(fmt::format("unexpected '{}' after a complete expression", printable(text_.substr(pos_, 1))));
     return root;
   }
+
+  [[nodiscard]] bool random() const { return randoms_ > 0; }
 
  private:
   // Binary operators by level, loosest first.
@@ -134,19 +136,22 @@ class Parser {
     return parse_primary();
   }
 
+  // '(' expression ')', the cursor at the '('.
+  NodePtr parse_parenthesized() {
+    const Nested nested(*this);
+    ++pos_;
+    NodePtr inner = parse_level(0);
+    skip_space();
+    if (pos_ >= text_.size() || text_[pos_] != ')') fail("expected ')'");
+    ++pos_;
+    return inner;
+  }
+
   NodePtr parse_primary() {
     skip_space();
-    if (pos_ >= text_.size()) fail("expected a number, tx, ty, tz or '('");
+    if (pos_ >= text_.size()) fail("expected a number, tx, ty, tz, rand(k) or '('");
     const char c = text_[pos_];
-    if (c == '(') {
-      const Nested nested(*this);
-      ++pos_;
-      NodePtr inner = parse_level(0);
-      skip_space();
-      if (pos_ >= text_.size() || text_[pos_] != ')') fail("expected ')'");
-      ++pos_;
-      return inner;
-    }
+    if (c == '(') return parse_parenthesized();
     if (std::isdigit(static_cast<unsigned char>(c))) {
       // As C reads constants: 0x1f hexadecimal, 017 octal, 17 decimal.
       int base = 10;
@@ -179,8 +184,14 @@ class Parser {
       for (int v = 0; v < 3; ++v)
         if (name == std::array<std::string_view, 3>{"tx", "ty", "tz"}[static_cast<std::size_t>(v)])
           return std::make_shared<const Node>(Node{Node::Kind::variable, 0, v, {}, nullptr, nullptr});
+      if (name == "rand") {
+        skip_space();
+        if (pos_ >= text_.size() || text_[pos_] != '(') fail("expected '(' after rand: rand(k)");
+        NodePtr bound = parse_parenthesized();
+        return std::make_shared<const Node>(Node{Node::Kind::random, 0, randoms_++, {}, bound, nullptr});
+      }
       pos_ = start;
-      fail(fmt::format("unknown name '{}' (use tx, ty, tz)", name));
+      fail(fmt::format("unknown name '{}' (use tx, ty, tz, rand(k))", name));
     }
     if (c == ')') fail("unexpected ')'");
     fail(fmt::format("unexpected '{}'", printable(text_.substr(pos_, 1))));
@@ -190,12 +201,14 @@ class Parser {
   int bits_;
   std::size_t pos_ = 0;
   int nesting_ = 0;
+  int randoms_ = 0;
 };
 
 // One evaluation: the width, and where to note what C leaves undefined.
 struct Evaluation {
   int bits;
   std::vector<ArithmeticWarning>* warnings;
+  std::uint64_t draw;
 
   [[nodiscard]] std::int64_t min() const { return bits == 32 ? INT32_MIN : INT64_MIN; }
   // x wrapped to the width, as two's-complement hardware keeps its low bits.
@@ -273,11 +286,30 @@ struct Evaluation {
   return a | b;
 }
 
+// SplitMix64's finalizer: consecutive inputs give unrelated outputs.
+constexpr std::uint64_t mix(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+// rand(k) of this thread in this draw: uniform in 0..k-1.
+[[gnu::noinline]] std::int64_t draw_random(const Evaluation& e, int which, std::int64_t bound,
+                                           const std::array<std::int64_t, 3>& vars) {
+  if (bound < 1) throw UsageError(fmt::format("rand({}): the bound must be at least 1", bound));
+  std::uint64_t h = mix(e.draw);
+  for (const std::int64_t v : {static_cast<std::int64_t>(which), vars[0], vars[1], vars[2]})
+    h = mix(h ^ static_cast<std::uint64_t>(v));
+  return static_cast<std::int64_t>(h % static_cast<std::uint64_t>(bound));
+}
+
 std::int64_t eval_node(const Node& n, const std::array<std::int64_t, 3>& vars, const Evaluation& e) {
   switch (n.kind) {
     case Node::Kind::constant: return n.value;
     case Node::Kind::variable: return e.wrap(vars[static_cast<std::size_t>(n.variable)]);
     case Node::Kind::unary: return apply_unary(e, n.op, eval_node(*n.lhs, vars, e));
+    case Node::Kind::random: return draw_random(e, n.variable, eval_node(*n.lhs, vars, e), vars);
     case Node::Kind::binary: break;
   }
   const std::int64_t a = eval_node(*n.lhs, vars, e);
@@ -291,13 +323,15 @@ Expression Expression::parse(std::string_view text, int bits) {
   Expression e;
   e.text_ = std::string(text);
   e.bits_ = bits;
-  e.root_ = Parser(e.text_, bits).parse();
+  Parser parser(e.text_, bits);
+  e.root_ = parser.parse();
+  e.random_ = parser.random();
   return e;
 }
 
 std::int64_t Expression::eval(std::int64_t tx, std::int64_t ty, std::int64_t tz,
-                              std::vector<ArithmeticWarning>* warnings) const {
-  return eval_node(*root_, {tx, ty, tz}, Evaluation{bits_, warnings});
+                              std::vector<ArithmeticWarning>* warnings, std::uint64_t draw) const {
+  return eval_node(*root_, {tx, ty, tz}, Evaluation{bits_, warnings, draw});
 }
 
 }  // namespace smemlab::banks

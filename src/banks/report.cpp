@@ -86,6 +86,14 @@ std::string render_table(const Access& access, const Analysis& analysis, int map
       access.block.y, access.block.z, what, count_of(analysis.wavefronts(), "wavefront"), analysis.ideal(),
       static_cast<double>(analysis.wavefronts()) / static_cast<double>(analysis.ideal()));
   for (const auto& warning : analysis.warnings) out += "warning: " + wrap(warning, 9, 100) + "\n";
+  if (access.expression.random()) {
+    const Expected mean = expected(access);
+    out += wrap(fmt::format("rand(): the warps below take draw {} of the values; over {} draws the block "
+                            "averages {:.2f} wavefronts for {:.2f} ideal",
+                            access.draw, kDraws, mean.wavefronts, mean.ideal),
+                0, 100) +
+           "\n";
+  }
   out += fmt::format("{:>7} {:>6} {:>11} {:>6} {:>5}  {}\n", "warp", "lanes", "wavefronts", "ideal", "ways",
                      "why more than ideal");
   // Consecutive warps whose rows differ at most in the banks named are shown once.
@@ -139,6 +147,10 @@ std::string render_json(const Access& access, const Analysis& analysis, int map_
                      {"summary", {{"warps", analysis.warps.size()},
                                   {"wavefronts", analysis.wavefronts()},
                                   {"ideal", analysis.ideal()}}}};
+  if (access.expression.random()) {
+    const Expected mean = expected(access);
+    doc["expected"] = {{"draws", kDraws}, {"wavefronts", mean.wavefronts}, {"ideal", mean.ideal}};
+  }
   if (map_warp >= 0) {
     // Per phase of that warp: per wavefront, per bank, the lane served (null: none), and the
     // cells whose word several lanes share (a broadcast), with all of those lanes.

@@ -439,7 +439,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   auto* banks_cmd =
       app.add_subcommand("banks", "Shared-memory bank conflicts of an access pattern (CPU only; no GPU needed)");
   add.text(*banks_cmd, "expression,--expression", opt.banks.expression,
-           "Element index (or byte address with --bytes) as an expression of tx, ty, tz",
+           "Element index (or byte address with --bytes) as an expression of tx, ty, tz; rand(k) "
+           "stands for data-dependent values, uniform in 0..k-1",
            kExpressionTakes)
       ->required();
   add.list(*banks_cmd, "--block", opt.banks.block, "Block shape X[,Y[,Z]]",
@@ -451,9 +452,10 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
                  "bytes per access: 1, 2, 4, 8 or 16");
   add.text(*banks_cmd, "--instruction", opt.banks.instruction,
            "ld, st, ldmatrix.x1|x2|x4[.trans] and stmatrix.x1|x2|x4[.trans] (lane l gives the "
-           "address of row l % 8 of matrix l / 8), cp.async.ca, cp.async.cg",
-           "ld, st, ldmatrix.x1|x2|x4[.trans], stmatrix.x1|x2|x4[.trans], cp.async.ca or "
-           "cp.async.cg")
+           "address of row l % 8 of matrix l / 8), cp.async.ca, cp.async.cg, atom (an atomic on the "
+           "block's shared memory), atom.cluster (one through a cluster's shared memory)",
+           "ld, st, ldmatrix.x1|x2|x4[.trans], stmatrix.x1|x2|x4[.trans], cp.async.ca, "
+           "cp.async.cg, atom or atom.cluster")
       ->capture_default_str();
   add.number(*banks_cmd, "--bits", opt.banks.bits,
              "Its integer type: 32 (int) or 64 (long long), computed as the GPU does",

@@ -66,6 +66,60 @@ TEST(BankExpression, ErrorsPointAtTheMistake) {
   EXPECT_EQ(column_of("tx + 4294967296"), 6U);  // too large for a 32-bit int
 }
 
+// rand(k): a value uniform in 0..k-1 for each thread, each rand() of the expression and each
+// draw, the same on every run.
+TEST(BankExpression, RandDrawsPerThreadAndDraw) {
+  const Expression e = Expression::parse("rand(256)");
+  EXPECT_TRUE(e.random());
+  EXPECT_FALSE(Expression::parse("tx*33").random());
+  std::map<std::int64_t, int> seen;
+  for (int tx = 0; tx < 4096; ++tx) {
+    const std::int64_t v = e.eval(tx, 0, 0);
+    ASSERT_GE(v, 0);
+    ASSERT_LT(v, 256);
+    ++seen[v];
+    EXPECT_EQ(v, e.eval(tx, 0, 0));  // a draw is fixed
+  }
+  EXPECT_EQ(seen.size(), 256U);  // 4,096 draws cover every value
+  int differ = 0;
+  for (int tx = 0; tx < 64; ++tx) differ += e.eval(tx, 0, 0, nullptr, 0) != e.eval(tx, 0, 0, nullptr, 1);
+  EXPECT_GT(differ, 48);  // another draw, other values (1 in 256 agree by chance)
+  const Expression two = Expression::parse("rand(1 << 20) - rand(1 << 20)");
+  int zero = 0;
+  for (int tx = 0; tx < 64; ++tx) zero += two.eval(tx, 0, 0) == 0;
+  EXPECT_LT(zero, 2);  // the two rand() draw apart
+  EXPECT_THROW((void)Expression::parse("rand 4"), banks::ExpressionError);
+  EXPECT_THROW((void)Expression::parse("rand(4"), banks::ExpressionError);
+  EXPECT_THROW((void)eval("rand(0)"), UsageError);
+}
+
+// Atomics as measured with a histogram's increments on an H100 (the rules at the top of
+// src/banks/analyzer.cpp): atom serves lanes on one word together, atom.cluster each lane apart.
+TEST(BankAnalyzer, Atomics) {
+  const auto analyzed = [](const char* expr, const char* instruction) {
+    return banks::expected(
+        {Expression::parse(expr), {32, 1, 1}, 4, false, 0, banks::parse_instruction(instruction)});
+  };
+  EXPECT_EQ(analyzed("0", "atom").wavefronts, 1);
+  EXPECT_EQ(analyzed("0", "atom.cluster").wavefronts, 32);
+  EXPECT_EQ(analyzed("tx", "atom.cluster").wavefronts, 1);
+  // One copy of the bins a lane, lane l's words in bank l: one wavefront whatever the data.
+  EXPECT_DOUBLE_EQ(analyzed("32*rand(256) + (tx & 31)", "atom").wavefronts, 1.0);
+  // Random bins of 256: measured 3.15 (atom) and 3.53 (atom.cluster) a warp.
+  EXPECT_NEAR(analyzed("rand(256)", "atom").wavefronts, 3.15, 0.05);
+  EXPECT_NEAR(analyzed("rand(256)", "atom.cluster").wavefronts, 3.53, 0.05);
+  EXPECT_THROW((void)banks::analyze({Expression::parse("tx"), {}, 8, false, 0, banks::parse_instruction("atom")}),
+               UsageError);
+  // The tool shows one draw and the mean over all of them.
+  const auto cli = smemlab::testing::run_cli({"banks", "rand(256)", "--instruction", "atom", "--format", "json"});
+  ASSERT_EQ(cli.status, 0) << cli.err;
+  const auto doc = nlohmann::json::parse(cli.out);
+  EXPECT_EQ(doc["expected"]["draws"], banks::kDraws);
+  EXPECT_NEAR(doc["expected"]["wavefronts"].get<double>(), 3.15, 0.05);
+  const auto text = smemlab::testing::run_cli({"banks", "rand(256)", "--instruction", "atom.cluster"});
+  EXPECT_NE(text.out.find("over 2000 draws the block averages 3.5"), std::string::npos) << text.out;
+}
+
 // The expression's type is int (or long long with 64 bits), computed as the GPU computes it:
 // where C leaves a result undefined, the hardware's result, with a warning of that kind.
 TEST(BankExpression, ComputesAsTheGpuDoesForTheType) {
