@@ -5,8 +5,8 @@ explain_check.py SMEMLAB_BINARY
 
 Runs `smemlab explain --all --measure --format json`: every registered variant that has a
 model, in each element type it runs, at its family's size, all profiled in one Nsight Compute
-session. Each model's loads, stores and the cp.async writes it counts must be within 5% of the
-measurement: stores and cp.async writes as the instructions' addresses need them (Nsight Compute's
+session. Each model's loads, stores, and the cp.async writes and atomics it counts must be within 5%
+of the measurement: stores, cp.async writes and atomics as the instructions' addresses need them (Nsight Compute's
 count per instruction), loads as the L1 counts them, except in kernels where wgmma reads shared
 memory beside them (there, from their addresses too). The L1's counts are printed beside: they
 also count the waits for other traffic in the same banks, so they may only be higher. Then one variant through
@@ -38,7 +38,8 @@ def main(binary):
         return 1
     failures = 0 if run.returncode == 0 else 1
     header = f"{'variant':<40}" + "".join(f"{h:>12}" for h in (
-        "ld model", "ld meas", "ld L1", "st model", "st addr", "st L1", "cp model", "cp addr"))
+        "ld model", "ld meas", "ld L1", "st model", "st addr", "st L1", "cp model", "cp addr",
+        "atom model", "atom addr"))
     print(header)
     explained = json.loads(run.stdout)
     measured = [e for e in explained if e.get("measured") is not None]
@@ -47,7 +48,8 @@ def main(binary):
         name = e["variant"] + ("" if e["type"] == "float" else " " + e["type"])
         values = [m["ld_wavefronts"]["predicted"], m["ld_wavefronts"]["measured"], m["ld_wavefronts"]["l1"],
                   m["st_wavefronts"]["predicted"], m["st_wavefronts"]["measured"], m["st_wavefronts"]["l1"],
-                  m["cp_wavefronts"]["predicted"], m["cp_wavefronts"]["measured"]]
+                  m["cp_wavefronts"]["predicted"], m["cp_wavefronts"]["measured"],
+                  m["atom_wavefronts"]["predicted"], m["atom_wavefronts"]["measured"]]
         complete = all(v is not None for v in values)  # a counter ncu did not report is null
         ok = complete and m["within_tolerance"] and \
             m["ld_wavefronts"]["l1"] >= L1_FLOOR * m["ld_wavefronts"]["measured"] and \

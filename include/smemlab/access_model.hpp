@@ -14,9 +14,14 @@ namespace smemlab {
 
 struct CountedAccess {
   std::string what;      // which array, which phase
-  std::string op;        // "ld", "st", or "cp" (the shared-memory writes of cp.async)
-  banks::Access access;  // the pattern, over the threads that execute the instruction
+  std::string op;        // "ld", "st", "cp" (the shared-memory writes of cp.async), or "atom"
+  banks::Access access;  // the pattern, over the threads that execute the instruction; rand()
+                         // where the addresses depend on the data (counted as the mean of draws)
   double per_block = 0;  // times each of those threads executes it, per block
+  // Counted for the whole launch instead: `per_block` is then how often the threads of
+  // access.block execute it in the launch. A grid-stride loop's work is fixed by the input,
+  // not by how many blocks share it, which the device decides.
+  bool per_launch = false;
 };
 
 struct AccessModel {
@@ -35,6 +40,10 @@ struct AccessModel {
   // of loads then includes the wavefronts a load waits for that traffic, so the loads are
   // compared with their count from the addresses (which leaves out ldmatrix: such kernels use none).
   bool tensor_cores_read_shared = false;
+  // Measured on the kernel's first launch in the benchmark (its first input), where the counts
+  // depend on the data and the model states the input; otherwise on the launch with the most
+  // wavefronts (the interior instantiation, or the largest pass).
+  bool first_launch = false;
   std::vector<CountedAccess> accesses;
   double global_bytes = 0;      // bytes the kernel's loads and stores request from L1/L2 (not DRAM)
   double flops = 0;
@@ -46,14 +55,19 @@ struct Prediction {
   long long ld_wavefronts = 0;
   long long st_wavefronts = 0;
   long long cp_wavefronts = 0;  // cp.async writes: the hardware counts them apart from stores
+  long long atom_wavefronts = 0;  // atomics: counted apart too
   long long ld_ideal = 0;
   long long st_ideal = 0;
   long long cp_ideal = 0;
+  long long atom_ideal = 0;
 };
 
-[[nodiscard]] Prediction predict(const AccessModel& m);
+// The model's counts over its blocks; with `per_launch_only`, only its accesses counted per
+// launch, which stay as they are where a measured launch has more or fewer blocks.
+[[nodiscard]] Prediction predict(const AccessModel& m, bool per_launch_only = false);
 
-// One instruction's pattern: `expression` is an element index of `width`-byte elements.
+// One instruction's pattern: `expression` is an element index of `width`-byte elements; op is
+// "ld", "st", "atom" or "atom.cluster" (both counted as "atom").
 [[nodiscard]] CountedAccess counted_access(std::string what, std::string op,
                                            const std::string& expression, banks::Block block,
                                            int width, double per_block);

@@ -7,27 +7,32 @@ namespace smemlab {
 
 CountedAccess counted_access(std::string what, std::string op, const std::string& expression,
                              banks::Block block, int width, double per_block) {
-  // The instruction follows from op ("ld" or "st"), so the two cannot disagree.
+  // The instruction follows from op, so the two cannot disagree.
   const banks::Instruction instruction = banks::parse_instruction(op);
-  return {std::move(what), std::move(op),
+  return {std::move(what), instruction.atomic() ? "atom" : std::move(op),
           {banks::Expression::parse(expression), block, width, false, 0, instruction}, per_block};
 }
 
 CountedAccess counted_access(std::string what, const banks::Instruction& instruction, const std::string& expression,
                              banks::Block block, double per_block, int width) {
   const bool copy = instruction.op == banks::Op::cp_async_ca || instruction.op == banks::Op::cp_async_cg;
-  return {std::move(what), copy ? "cp" : instruction.writes() ? "st" : "ld",
+  return {std::move(what), copy ? "cp" : instruction.atomic() ? "atom" : instruction.writes() ? "st" : "ld",
           {banks::Expression::parse(expression), block, width, false, 0, instruction}, per_block};
 }
 
-Prediction predict(const AccessModel& m) {
+Prediction predict(const AccessModel& m, bool per_launch_only) {
   Prediction p;
   for (const auto& a : m.accesses) {
-    const banks::Analysis an = banks::analyze(a.access);
-    const auto total = static_cast<long long>(std::llround(static_cast<double>(an.wavefronts()) * a.per_block * m.blocks));
-    const auto ideal = static_cast<long long>(std::llround(static_cast<double>(an.ideal()) * a.per_block * m.blocks));
-    (a.op == "ld" ? p.ld_wavefronts : a.op == "cp" ? p.cp_wavefronts : p.st_wavefronts) += total;
-    (a.op == "ld" ? p.ld_ideal : a.op == "cp" ? p.cp_ideal : p.st_ideal) += ideal;
+    if (per_launch_only && !a.per_launch) continue;
+    const banks::Expected counted = banks::expected(a.access);
+    const double times = a.per_block * (a.per_launch ? 1.0 : m.blocks);
+    const auto total = std::llround(counted.wavefronts * times);
+    const auto ideal = std::llround(counted.ideal * times);
+    const bool ld = a.op == "ld";
+    const bool cp = a.op == "cp";
+    const bool atom = a.op == "atom";
+    (ld ? p.ld_wavefronts : cp ? p.cp_wavefronts : atom ? p.atom_wavefronts : p.st_wavefronts) += total;
+    (ld ? p.ld_ideal : cp ? p.cp_ideal : atom ? p.atom_ideal : p.st_ideal) += ideal;
   }
   return p;
 }

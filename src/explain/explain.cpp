@@ -76,9 +76,11 @@ Occupancy occupancy(const AccessModel& m, const ArchLimits& arch,
 
 std::array<int, 3> dims(const banks::Block& b) { return {b.x, b.y, b.z}; }
 
+double round_if(bool rounded, double x) { return rounded ? std::round(x) : x; }
+
 AccessLine access_line(const CountedAccess& a, double blocks) {
-  const banks::Analysis an = banks::analyze(a.access);
-  const auto warps = static_cast<double>(an.warps.size());
+  const banks::Expected counted = banks::expected(a.access);
+  const double warps = std::ceil(a.access.block.threads() / 32.0);
   return {.what = a.what,
           .op = a.op,
           .instruction = a.access.instruction.name(),
@@ -86,9 +88,12 @@ AccessLine access_line(const CountedAccess& a, double blocks) {
           .block = dims(a.access.block),
           .width = a.access.width,
           .per_block = a.per_block,
-          .wavefronts_per_warp = static_cast<double>(an.wavefronts()) / warps,
-          .ideal_per_warp = static_cast<double>(an.ideal()) / warps,
-          .total_wavefronts = static_cast<double>(an.wavefronts()) * a.per_block * blocks};
+          .per_launch = a.per_launch,
+          .wavefronts_per_warp = counted.wavefronts / warps,
+          .ideal_per_warp = counted.ideal / warps,
+          // A mean over draws is a count all the same: whole wavefronts.
+          .total_wavefronts = round_if(a.access.expression.random(),
+                                       counted.wavefronts * a.per_block * (a.per_launch ? 1.0 : blocks))};
 }
 
 ModelExplanation model_explanation(const AccessModel& m, const ArchLimits& arch) {
@@ -114,6 +119,7 @@ ModelExplanation model_explanation(const AccessModel& m, const ArchLimits& arch)
   out.occupancy = occupancy(m, arch, out.compiled);
   for (const auto& a : m.accesses) out.accesses.push_back(access_line(a, m.blocks));
   out.predicted = predict(m);
+  out.predicted_per_launch = predict(m, true);
   out.global_bytes = m.global_bytes;
   out.flops = m.flops;
   out.traffic = m.traffic;
@@ -126,20 +132,25 @@ MeasuredExplanation measured_explanation(const ModelExplanation& model, const Me
   const double scale =
       !model.per_tile && m.grid_blocks > 0 && model.blocks > 0 ? m.grid_blocks / model.blocks : 1.0;
   const Prediction& p = model.predicted;
-  const auto scaled = [&](long long count) { return static_cast<double>(count) * scale; };
+  const Prediction& fixed = model.predicted_per_launch;
+  const auto scaled = [&](long long count, long long per_launch) {
+    return static_cast<double>(count - per_launch) * scale + static_cast<double>(per_launch);
+  };
   const int warps = (model.block[0] * model.block[1] * model.block[2] + 31) / 32;
   const int max_warps = model.occupancy.arch.max_threads_per_sm / 32;
   MeasuredExplanation out;
   out.kernel = m.kernel;
   out.grid_blocks = m.grid_blocks;
   out.model_scale = scale;
-  out.ld_wavefronts = {scaled(p.ld_wavefronts),
+  out.ld_wavefronts = {scaled(p.ld_wavefronts, fixed.ld_wavefronts),
                        model.tensor_cores_read_shared ? m.addr_ld_wavefronts : m.ld_wavefronts};
   out.l1_ld_wavefronts = m.ld_wavefronts;
-  out.st_wavefronts = {scaled(p.st_wavefronts), m.st_wavefronts};
-  out.cp_wavefronts = {scaled(p.cp_wavefronts), m.cp_wavefronts};
+  out.st_wavefronts = {scaled(p.st_wavefronts, fixed.st_wavefronts), m.st_wavefronts};
+  out.cp_wavefronts = {scaled(p.cp_wavefronts, fixed.cp_wavefronts), m.cp_wavefronts};
+  out.atom_wavefronts = {scaled(p.atom_wavefronts, fixed.atom_wavefronts), m.atom_wavefronts};
   out.l1_st_wavefronts = m.l1_st_wavefronts;
-  out.bank_conflicts = {scaled(p.ld_wavefronts - p.ld_ideal + p.st_wavefronts - p.st_ideal),
+  out.bank_conflicts = {scaled(p.ld_wavefronts - p.ld_ideal + p.st_wavefronts - p.st_ideal,
+                               fixed.ld_wavefronts - fixed.ld_ideal + fixed.st_wavefronts - fixed.st_ideal),
                         m.ld_conflicts + m.st_conflicts};
   out.bytes = {model.global_bytes, m.dram_bytes};
   out.occupancy_pct = {100.0 * model.occupancy.blocks * warps / max_warps,
@@ -148,7 +159,10 @@ MeasuredExplanation measured_explanation(const ModelExplanation& model, const Me
   out.within_tolerance =
       within_tolerance(out.ld_wavefronts.predicted, out.ld_wavefronts.measured) &&
       within_tolerance(out.st_wavefronts.predicted, out.st_wavefronts.measured) &&
-      copies_within_tolerance(out.cp_wavefronts.predicted, out.cp_wavefronts.measured);
+      copies_within_tolerance(out.cp_wavefronts.predicted, out.cp_wavefronts.measured) &&
+      (std::isnan(out.atom_wavefronts.measured) ? out.atom_wavefronts.predicted == 0
+                                                 : within_tolerance(out.atom_wavefronts.predicted,
+                                                                    out.atom_wavefronts.measured));
   return out;
 }
 
@@ -295,23 +309,28 @@ std::string model_text(const ModelExplanation& m, const Explanation& e) {
   if (m.accesses.empty())
     text += "  no shared-memory instruction that the load/store unit counts\n";
   else
-    text += fmt::format("  {:<2}  {:<17}  {:>5}  {:>9}  {:>15}  {:>10}  {:>16}\n", "op",
+    text += fmt::format("  {:<4}  {:<17}  {:>5}  {:>9}  {:>15}  {:>10}  {:>16}\n", "op",
                         "instruction", "bytes", "per block", "wavefronts/warp", "ideal/warp",
                         "total wavefronts");
   for (const AccessLine& a : m.accesses) {
-    text += fmt::format("  {:<2}  {:<17}  {:>5}  {:>9}  {:>15.2f}  {:>10.2f}  {:>16}\n", a.op,
+    text += fmt::format("  {:<4}  {:<17}  {:>5}  {:>9}  {:>15.2f}  {:>10.2f}  {:>16}\n", a.op,
                         a.instruction, a.width, number(a.per_block), a.wavefronts_per_warp,
                         a.ideal_per_warp, number(a.total_wavefronts));
-    text += wrap("      ",
-                 fmt::format("{}: {}, block {}", a.what, a.expression, block_text(a.block)), 6);
+    text += wrap("        ",
+                 fmt::format("{}: {}, block {}{}", a.what, a.expression, block_text(a.block),
+                             a.per_launch ? " (per launch, not per block)" : ""),
+                 8);
   }
   const Prediction& p = m.predicted;
   text += wrap(
       "",
-      fmt::format("predicted shared wavefronts: loads {} (ideal {}), stores {} (ideal {}){}",
+      fmt::format("predicted shared wavefronts: loads {} (ideal {}), stores {} (ideal {}){}{}",
                   p.ld_wavefronts, p.ld_ideal, p.st_wavefronts, p.st_ideal,
                   p.cp_wavefronts > 0
                       ? fmt::format(", cp.async writes {} (ideal {})", p.cp_wavefronts, p.cp_ideal)
+                      : std::string(),
+                  p.atom_wavefronts > 0
+                      ? fmt::format(", atomics {} (ideal {})", p.atom_wavefronts, p.atom_ideal)
                       : std::string()),
       kLabel);
   std::string global = m.traffic;
@@ -332,7 +351,7 @@ std::string measured_text(const MeasuredExplanation& m) {
       "",
       fmt::format("measured with Nsight Compute: {}, {}{}", m.kernel, count(m.grid_blocks, "block"),
                   m.model_scale != 1.0
-                      ? fmt::format(" (the model, per block, scaled by {:.0f})", m.model_scale)
+                      ? fmt::format(" (the model's counts per block scaled by {:.3g})", m.model_scale)
                       : ""),
       kLabel);
   text += fmt::format("  {:<34} {:>16} {:>16} {:>10}\n", "", "predicted", "measured", "ratio");
@@ -354,6 +373,8 @@ std::string measured_text(const MeasuredExplanation& m) {
   text += row("shared store wavefronts", m.st_wavefronts);
   text += l1_row(m.l1_st_wavefronts, m.st_wavefronts.predicted);
   text += row("cp.async write wavefronts", m.cp_wavefronts);
+  if (m.atom_wavefronts.predicted > 0 || m.atom_wavefronts.measured > 0)
+    text += row("shared atomic wavefronts", m.atom_wavefronts);
   if (!std::isnan(m.bank_conflicts.measured)) text += row("bank conflicts (the L1's extra)", m.bank_conflicts);
   if (!std::isnan(m.bytes.measured))
     text += fmt::format("  {:<34} {:>16.3g} {:>16.3g} {:>10}\n", "bytes: requested / from DRAM",
@@ -453,6 +474,7 @@ nlohmann::json model_json(const ModelExplanation& m) {
                         {"block", a.block},
                         {"width", a.width},
                         {"per_block", a.per_block},
+                        {"per_launch", a.per_launch},
                         {"wavefronts_per_warp", a.wavefronts_per_warp},
                         {"ideal_per_warp", a.ideal_per_warp},
                         {"total_wavefronts", a.total_wavefronts}});
@@ -472,7 +494,9 @@ nlohmann::json model_json(const ModelExplanation& m) {
             {"st_wavefronts", p.st_wavefronts},
             {"st_ideal", p.st_ideal},
             {"cp_wavefronts", p.cp_wavefronts},
-            {"cp_ideal", p.cp_ideal}}},
+            {"cp_ideal", p.cp_ideal},
+            {"atom_wavefronts", p.atom_wavefronts},
+            {"atom_ideal", p.atom_ideal}}},
           {"global_bytes", m.global_bytes},
           {"flops", m.flops},
           {"traffic", m.traffic},
@@ -499,6 +523,7 @@ nlohmann::json measured_json(const MeasuredExplanation& m) {
           {"ld_wavefronts", wavefronts_json(m.ld_wavefronts, m.l1_ld_wavefronts)},
           {"st_wavefronts", wavefronts_json(m.st_wavefronts, m.l1_st_wavefronts)},
           {"cp_wavefronts", compared_json(m.cp_wavefronts, "predicted", "measured")},
+          {"atom_wavefronts", compared_json(m.atom_wavefronts, "predicted", "measured")},
           {"bank_conflicts", compared_json(m.bank_conflicts, "predicted", "measured")},
           {"bytes", compared_json(m.bytes, "requested", "dram")},
           {"occupancy_pct", compared_json(m.occupancy_pct, "theoretical", "achieved")},

@@ -61,13 +61,14 @@ struct Occupancy {
 // One shared-memory instruction of the model.
 struct AccessLine {
   std::string what;         // which array, which phase
-  std::string op;           // "ld", "st" or "cp": how the hardware counts its wavefronts
+  std::string op;           // "ld", "st", "cp" or "atom": how the hardware counts its wavefronts
   std::string instruction;  // as `smemlab banks --instruction` spells it
   std::string expression;
   std::array<int, 3> block{};  // the threads that execute it
   int width = 0;               // bytes a lane
-  double per_block = 0;        // times each thread executes it, per block (or tile)
-  double wavefronts_per_warp = 0;
+  double per_block = 0;        // times each thread executes it, per block (or tile) ...
+  bool per_launch = false;     // ... or in the whole launch
+  double wavefronts_per_warp = 0;  // the mean over draws where the addresses depend on the data
   double ideal_per_warp = 0;  // the fewest wavefronts its bytes need
   double total_wavefronts = 0;
 };
@@ -85,6 +86,7 @@ struct ModelExplanation {
   Occupancy occupancy;
   std::vector<AccessLine> accesses;
   Prediction predicted;
+  Prediction predicted_per_launch;  // the part of `predicted` that does not grow with the blocks
   double global_bytes = 0;
   double flops = 0;
   std::string traffic;
@@ -105,6 +107,7 @@ struct MeasuredExplanation {
   double l1_ld_wavefronts = 0;  // the L1's count
   Compared st_wavefronts;  // measured: from the addresses
   Compared cp_wavefronts;
+  Compared atom_wavefronts;  // measured: from the addresses
   double l1_st_wavefronts = 0;  // the L1's count: also the waits for other traffic
   Compared bank_conflicts;  // wavefronts past the fewest the bytes need; measured: the L1's count
   Compared bytes;           // predicted: requested from L1/L2; measured: from DRAM

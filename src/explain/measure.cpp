@@ -35,6 +35,8 @@ constexpr const char* kL1St = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.
 constexpr const char* kSt = "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
 constexpr const char* kCp = "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum";
 constexpr const char* kAddrLd = "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+// Atomics on shared memory, the block's own (ATOMS) or a cluster's (ATOM), from the addresses.
+constexpr const char* kAtom = "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_atom.sum";
 constexpr const char* kLdConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
 constexpr const char* kStConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
 constexpr const char* kDramRead = "dram__bytes_read.sum";
@@ -55,7 +57,7 @@ std::string stall_metric(const char* stall) {
 }
 
 std::string metric_list(Counters counters) {
-  std::vector<std::string> metrics{kLd, kAddrLd, kSt, kCp, kL1St, kGrid};
+  std::vector<std::string> metrics{kLd, kAddrLd, kSt, kCp, kL1St, kAtom, kGrid};
   if (counters == Counters::kAll) {
     metrics.insert(metrics.end(), {kLdConflicts, kStConflicts, kDramRead, kDramWrite, kOccupancy});
     for (const char* stall : kStalls) metrics.push_back(stall_metric(stall));
@@ -253,16 +255,25 @@ std::vector<MeasureResult> read_measurements(const std::string& text, std::span<
         continue;
       }
       const auto total = [](const auto& m) {
-        return (m.contains(kLd) ? m.at(kLd) : 0) + (m.contains(kSt) ? m.at(kSt) : 0);
+        double sum = 0;
+        for (const char* metric : {kLd, kSt, kAtom}) sum += m.contains(metric) ? m.at(metric) : 0;
+        return sum;
       };
-      const auto best = std::max_element(launches[r].begin(), launches[r].end(), [&](const auto& a, const auto& b) {
+      const auto launch_number = [](const std::string& id) { return std::strtoll(id.c_str(), nullptr, 10); };
+      const auto earlier = [&](const auto& a, const auto& b) {
+        return launch_number(a.first) < launch_number(b.first);
+      };
+      const auto fewer = [&](const auto& a, const auto& b) {
         return total(a.second.second) < total(b.second.second);
-      });
+      };
+      const auto best = requests[r].model.first_launch
+                            ? std::min_element(launches[r].begin(), launches[r].end(), earlier)
+                            : std::max_element(launches[r].begin(), launches[r].end(), fewer);
       const auto& m = best->second.second;
       const auto get = [&](const std::string& name) { return m.contains(name) ? m.at(name) : std::nan(""); };
       Measurement out{best->second.first, get(kGrid), get(kLd), get(kAddrLd), get(kSt), get(kCp), get(kL1St),
                       get(kLdConflicts), get(kStConflicts), get(kDramRead) + get(kDramWrite),
-                      get(kOccupancy), {}};
+                      get(kOccupancy), {}, get(kAtom)};
       if (counters == Counters::kAll) {
         for (const char* stall : kStalls) out.stalls.emplace_back(stall, get(stall_metric(stall)));
         std::sort(out.stalls.begin(), out.stalls.end(), [](const auto& a, const auto& b) { return a.second > b.second; });

@@ -33,6 +33,7 @@ struct Measurement {
   double dram_bytes = 0;  // read + written
   double achieved_occupancy_pct = 0;
   std::vector<std::pair<std::string, double>> stalls;  // the largest first: cycles per issue
+  double atom_wavefronts = 0;  // shared-memory atomics (a cluster's included), from the addresses
 };
 
 // Whether this machine can measure: a GPU and ncu on the PATH; otherwise why not.
@@ -52,7 +53,8 @@ enum class Counters {
   kAll,         // also bank conflicts, DRAM bytes, occupancy and stalls: more passes
 };
 
-// A request's launch of the model's kernel with the most shared-memory wavefronts, or why there
+// A request's launch of the model's kernel with the most shared-memory wavefronts (its first
+// launch where the model says so: AccessModel::first_launch), or why there
 // is none (its bench process failed, or never launched that kernel).
 struct MeasureResult {
   std::optional<Measurement> measurement;

@@ -5,6 +5,7 @@
 // word still wait for each other. Where one copy of the bins does not fit in a block's shared
 // memory (65,536 bins: 256 KiB), it falls back to 01.
 #include "histogram/histogram_device.cuh"
+#include "histogram/models.hpp"
 #include "histogram/variants.hpp"
 
 namespace smemlab::histogram::detail {
@@ -24,7 +25,7 @@ HistogramVariant shared_atomics_variant() {
        .description = "a block's histogram in shared memory, added to the global counts at the end",
        .technique = "privatization: shared-memory atomics, one global atomic a bin and block",
        .smem = SmemKind::dynamic_alloc,
-       .why_no_model = "atomics: what they cost depends on the data, which the bank analyzer does not see"},
+       .model = models::shared_atomics},
       both_types<SharedAtomics>()};
 }
 

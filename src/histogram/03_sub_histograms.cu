@@ -8,21 +8,16 @@
 // warp's atomics on one word); on floats with 1,024 bins (8 copies, 4 lanes to a bank group) a
 // little; nothing where only one copy fits.
 #include "histogram/histogram_device.cuh"
+#include "histogram/models.hpp"
 #include "histogram/variants.hpp"
 
 namespace smemlab::histogram::detail {
 namespace {
 
-constexpr std::size_t kCopiesBudget = 32 << 10;  // bytes: 6 blocks of 256 threads fit an SM
-constexpr int kMostCopiesLog2 = 5;               // one copy a lane
-
 template <class T>
 struct SubHistograms {
   static void run(const Args<T>& a, cudaStream_t stream) {
-    const std::size_t copy_bytes = static_cast<std::size_t>(bin_count(a)) * sizeof(std::uint32_t);
-    int copies_log2 = 0;
-    while (copies_log2 < kMostCopiesLog2 && (copy_bytes << (copies_log2 + 1)) <= kCopiesBudget) ++copies_log2;
-    launch_privatized(a, copies_log2, stream);
+    launch_privatized(a, sub_histogram_copies_log2(bin_count(a)), stream);
   }
 };
 
@@ -35,7 +30,7 @@ HistogramVariant sub_histograms_variant() {
        .description = "up to 32 copies of the bins, interleaved so that each lane counts in its own bank",
        .technique = "sub-histograms across the banks: no bank conflicts and no shared word in a warp",
        .smem = SmemKind::dynamic_alloc,
-       .why_no_model = "atomics: what they cost depends on the data, which the bank analyzer does not see"},
+       .model = models::sub_histograms},
       both_types<SubHistograms>()};
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "histogram/histogram_device.cuh"
+#include "histogram/models.hpp"
 #include "histogram/variants.hpp"
 
 namespace smemlab::histogram::detail {
@@ -111,7 +112,7 @@ HistogramVariant cluster_variant() {
        .description = "one histogram split across the shared memory of a cluster's blocks",
        .technique = "distributed shared memory: atomics in another block's shared memory",
        .smem = SmemKind::dynamic_alloc,
-       .why_no_model = "atomics: what they cost depends on the data, which the bank analyzer does not see",
+       .model = models::cluster,
        .unavailable = why_no_clusters},
       both_types<Cluster>()};
 }

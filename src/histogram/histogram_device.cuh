@@ -124,12 +124,15 @@ __global__ void __launch_bounds__(kThreads)
     }
   });
   __syncthreads();
-  // The thread summing bin b starts at copy b % copies: with 32 copies the lanes of a warp then
-  // read 32 different banks (with fewer copies they share banks, in a pass small beside the
-  // counting).
+  // A warp's 32 bins are 32 / copies groups of consecutive bins whose words cover the 32 banks once
+  // a copy; the thread summing bin b starts at copy (b / (32 / copies)) % copies, one copy a
+  // group, so that each read of the warp falls in 32 different banks whatever the copies.
+  const int first_copy_shift = 5 - copies_log2;
   for (int b = threadIdx.x; b < bins.bins; b += kThreads) {
     std::uint32_t sum = 0;
-    for (int c = 0; c < copies; ++c) sum += shared_counts[(b << copies_log2) | ((c + b) & (copies - 1))];
+    const int first_copy = b >> first_copy_shift;
+    for (int c = 0; c < copies; ++c)
+      sum += shared_counts[(b << copies_log2) | ((c + first_copy) & (copies - 1))];
     if (sum != 0) atomicAdd(counts + b, sum);
   }
   add_dropped(mine, dropped);

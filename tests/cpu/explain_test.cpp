@@ -226,7 +226,7 @@ void expect_readable(const std::string& text) {
 // under it (what, expression, block).
 void expect_same_accesses(const nlohmann::json& accesses, const std::vector<std::string>& lines) {
   const auto header = std::find_if(lines.begin(), lines.end(), [](const std::string& l) {
-    return l.starts_with("  op  instruction");
+    return l.starts_with("  op    instruction");
   });
   if (accesses.empty()) {
     EXPECT_EQ(header, lines.end());
@@ -258,6 +258,8 @@ void expect_same_accesses(const nlohmann::json& accesses, const std::vector<std:
     const std::string instruction = a["instruction"];
     if (op == "cp")
       EXPECT_TRUE(instruction.starts_with("cp.async")) << instruction;
+    else if (op == "atom")
+      EXPECT_TRUE(instruction == "atom" || instruction == "atom.cluster") << instruction;
     else
       EXPECT_TRUE(instruction == op || instruction.starts_with(op + "matrix"))
           << op << " " << instruction;
@@ -270,9 +272,10 @@ void expect_same_accesses(const nlohmann::json& accesses, const std::vector<std:
     near(row[5], a["ideal_per_warp"], 1e-2);
     near(row[6], a["total_wavefronts"], 1e-3);
     const auto& b = a["block"];
-    EXPECT_EQ(flat(details[i]), fmt::format("{}: {}, block {}x{}x{}", a["what"].get<std::string>(),
+    EXPECT_EQ(flat(details[i]), fmt::format("{}: {}, block {}x{}x{}{}", a["what"].get<std::string>(),
                                             a["expression"].get<std::string>(), b[0].get<int>(),
-                                            b[1].get<int>(), b[2].get<int>()));
+                                            b[1].get<int>(), b[2].get<int>(),
+                                            a["per_launch"].get<bool>() ? " (per launch, not per block)" : ""));
   }
 }
 
@@ -375,6 +378,9 @@ void expect_same_explanation(const nlohmann::json& doc, const std::string& raw_t
   if (p["cp_wavefronts"].get<long long>() > 0)
     says(fmt::format("cp.async writes {} (ideal {})", p["cp_wavefronts"].get<long long>(),
                      p["cp_ideal"].get<long long>()));
+  if (p["atom_wavefronts"].get<long long>() > 0)
+    says(fmt::format("atomics {} (ideal {})", p["atom_wavefronts"].get<long long>(),
+                     p["atom_ideal"].get<long long>()));
   says("global memory: " + m["traffic"].get<std::string>());
   if (!m["notes"].get<std::string>().empty()) says("notes: " + m["notes"].get<std::string>());
 }
@@ -709,6 +715,31 @@ TEST(ExplainMeasure, OneSessionAttributesEachLaunchToItsRequest) {
                std::runtime_error);
 }
 
+// A model whose counts depend on the data is measured on its kernel's first launch (the
+// benchmark's first input), by launch number, not on the launch with the most wavefronts; the
+// atomics are read from their own counter.
+TEST(ExplainMeasure, DataDependentModelsTakeTheFirstLaunch) {
+  const VariantInfo& v = find_registered("histogram/shared_atomics");
+  const Shape shape = find_family(v.family).canonical(parse_shape("2^20"));
+  const std::vector<explain::MeasureRequest> requests{{&v, shape, DType::u8, v.model(shape, DType::u8)}};
+  ASSERT_TRUE(requests[0].model.first_launch);
+  const auto processes = explain::detail::group_requests(requests);
+  const std::string header =
+      R"("ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size",)"
+      R"("Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value")";
+  const auto row = [](int id, const char* value) {
+    return fmt::format(R"row("{}","100","smemlab","h","void smemlab::histogram::detail::privatized_kernel<unsigned char>)row"
+                       R"row((const T1 *)","1","13","(256, 1, 1)","(8, 1, 1)","0","9.0","m",)row"
+                       R"row("sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_atom.sum","","{}")row",
+                       id, value);
+  };
+  const std::string text = fmt::format("smemlab-measure-process 0 100\n{}\n{}\n{}\n{}\n", header, row(10, "900"),
+                                       row(2, "300"), row(11, "950"));
+  const auto results = explain::detail::read_measurements(text, requests, processes, explain::Counters::kWavefronts);
+  ASSERT_TRUE(results[0].measurement) << results[0].error;
+  EXPECT_EQ(results[0].measurement->atom_wavefronts, 300);  // launch 2, before launch 10
+}
+
 // The choosers say what they launch and why: the choice with its predicted time, then the next
 // three with theirs, from the model and the rates of the measured device when there is no GPU.
 TEST(ExplainChooser, NamesTheChoiceAndTheRunnersUp) {
@@ -775,6 +806,34 @@ TEST(ExplainScan, TileModelsMatchTheCommittedMeasurements) {
       SCOPED_TRACE(device + " " + name);
       expect_scan_model_near(name, "2^24", counts["ld_wavefronts"].get<double>(),
                              counts["st_wavefronts"].get<double>());
+    }
+  }
+}
+
+// The histogram steps' models against the wavefronts Nsight Compute measured on an H100 at 2^24
+// on the benchmark's first input (committed): the counts per block scaled to the measured grid,
+// the atomics (counted for the launch) as they are.
+TEST(ExplainHistogram, ModelsMatchTheCommittedMeasurements) {
+  using smemlab::testing::run_cli;
+  std::ifstream file(std::string(SMEMLAB_DOCS_DATA_DIR) + "/histogram-models-measured-2p24-h100.json");
+  ASSERT_TRUE(file.good());
+  const auto measured = nlohmann::json::parse(file)["measured"];
+  ASSERT_EQ(measured.size(), 3U);
+  for (const auto& [name, types] : measured.items()) {
+    for (const auto& [type, counts] : types.items()) {
+      SCOPED_TRACE(name + " " + type);
+      const auto doc = nlohmann::json::parse(
+          run_cli({"explain", "histogram/" + name, "--size", "2^24", "--type", type, "--format", "json"}).out);
+      const auto& model = doc["model"];
+      const double scale = counts["grid_blocks"].get<double>() / model["blocks"].get<double>();
+      std::map<std::string, double> predicted;
+      for (const auto& a : model["accesses"])
+        predicted[a["op"].get<std::string>()] +=
+            a["total_wavefronts"].get<double>() * (a["per_launch"].get<bool>() ? 1.0 : scale);
+      for (const std::string op : {"ld", "st", "atom"}) {
+        const double want = counts[op + "_wavefronts"].get<double>();
+        EXPECT_NEAR(predicted[op], want, 0.05 * want) << op;
+      }
     }
   }
 }
