@@ -15,6 +15,7 @@
 #include "bench/device_memory.hpp"
 #include "bench/registry.hpp"
 #include "bench/timer.hpp"
+#include "core/gemm_operands.hpp"
 #include "smemlab/device_buffer.hpp"
 #include "smemlab/error.hpp"
 
@@ -365,13 +366,32 @@ void require_device_memory(std::size_t need, const DeviceInfo& device, std::stri
                                  static_cast<double>(device.global_mem_bytes) / (1 << 30)));
 }
 
+namespace {
+
+// The GEMM calls copy operands stored transposed to row-major scratch first: the workspace the
+// benchmark gives them holds those copies beside the family's own needs.
+std::size_t transposed_copy_bytes(const Shape& shape, DType type, const BenchOptions& options) {
+  if (!options.transpose_a && !options.transpose_b) return 0;
+  const GemmShape g = gemm_shape(shape);
+  GemmOperands operands{g.m, g.n, g.k, nullptr, 0, nullptr, 0, nullptr, 0};
+  operands.transpose_a = options.transpose_a;
+  operands.transpose_b = options.transpose_b;
+  return detail::row_major_copy_bytes(operands, dtype_bytes(type));
+}
+
+}  // namespace
+
 void check_fits(const BenchPlan& plan, const DeviceInfo& device) {
   for (const auto& item : plan.items)
     for (const auto& shape : item.sizes)
       for (const DType type : item.dtypes)
-        require_device_memory(item.family->device_bytes(shape, type), device,
-                              fmt::format("size {} of {} ({})", shape.label(), item.family->name(),
-                                          dtype_name(type)));
+        require_device_memory(item.family->device_bytes(shape, type) +
+                                  transposed_copy_bytes(shape, type, plan.options),
+                              device,
+                              fmt::format("size {} of {} ({}{})", shape.label(), item.family->name(),
+                                          dtype_name(type), plan.options.transpose_a || plan.options.transpose_b
+                                                                ? ", with the copies of transposed operands"
+                                                                : ""));
 }
 
 std::size_t planned_rows(const BenchPlan& plan) {

@@ -98,6 +98,13 @@ TEST(Plan, MemoryCheckRejectsSizesThatCannotFit) {
   small.l2_bytes = std::size_t{50} << 20;
   EXPECT_THROW(check_fits(plan, small), UsageError);  // 3 x 40 GB of floats
   EXPECT_NO_THROW(check_fits(plan_bench(request({}, {"naive"}, {"8192"})), small));
+  // 3 x 19.6 GB of floats fit; row-major copies of both operands stored transposed (39 GB) do not.
+  BenchRequest transposed = request({}, {"naive"}, {"70000"});
+  EXPECT_NO_THROW(check_fits(plan_bench(transposed), small));
+  transposed.transpose = "ab";
+  EXPECT_THROW(check_fits(plan_bench(transposed), small), UsageError);
+  transposed.transpose = "a";
+  EXPECT_NO_THROW(check_fits(plan_bench(transposed), small));
 }
 
 TEST(Plan, RandomShapesAreReproducibleAndWithinTheirBounds) {
