@@ -68,7 +68,7 @@ struct Prediction {
 
 // One instruction's pattern: `expression` is an element index of `width`-byte elements; op is
 // "ld", "st", "atom" or "atom.cluster" (both counted as "atom").
-[[nodiscard]] CountedAccess counted_access(std::string what, std::string op,
+[[nodiscard]] CountedAccess counted_access(std::string what, const std::string& op,
                                            const std::string& expression, banks::Block block,
                                            int width, double per_block);
 // The same for ldmatrix, stmatrix and cp.async: `expression` indexes 16-byte rows or chunks

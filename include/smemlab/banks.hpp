@@ -53,9 +53,10 @@ struct ArithmeticWarning {
 // parentheses and unary operators nested at most kMaxNesting deep: limits that keep the
 // parser's and evaluator's recursion far inside any thread's stack.
 //
-// rand(k) stands for data the addresses depend on (a histogram's bins): a value drawn uniformly
-// from 0..k-1 for each thread and each rand() of the expression, fixed by the evaluation's
-// `draw` (draw 0, 1, ... give independent draws, the same on every machine).
+// rand(k) stands for data the addresses depend on (a histogram's bins): a value uniform in
+// 0..k-1 for each thread and each rand() of the expression. A *draw* is one such set of values
+// for all of them, one possible execution; the evaluation's `draw` (0, 1, ...) picks it, the
+// same on every machine.
 class Expression {
  public:
   static constexpr std::size_t kMaxLength = 4096;
@@ -98,13 +99,15 @@ enum class Op {
   stmatrix,  // stmatrix.sync.aligned.m8n8: the same addresses, written
   cp_async_ca,  // the shared-memory write of cp.async.ca (4, 8 or 16 bytes a lane from global memory)
   cp_async_cg,  // the same of cp.async.cg (16 bytes, bypassing L1)
-  // An atomic on the block's own shared memory (ATOMS), as a histogram's increments compile:
-  // lanes on one word are served together (ATOMS.POPC.INC adds their count once), so it is
-  // served as a load is: as many wavefronts as the busiest bank has distinct words.
+  // An increment of the block's own shared memory, atomicAdd(p, 1) with its result unused, as
+  // it compiles (ATOMS.POPC.INC, which adds the count of the lanes on one word once): served as
+  // a load is, as many wavefronts as the busiest bank has distinct words. Measured for this
+  // form only; other atomics (a value added, CAS) may serve lanes on one word apart.
   atom,
-  // An atomic on a cluster's distributed shared memory (ATOM through the cluster's window, even
-  // where the word is the block's own): each lane on its own, lanes on one word included: as
-  // many wavefronts as the busiest bank has lanes.
+  // The same increment through distributed shared memory, the address space of a cluster's
+  // blocks (ATOM on shared::cluster addresses, even where the word is the block's own): each
+  // lane on its own, lanes on one word included: as many wavefronts as the busiest bank has
+  // lanes.
   atom_cluster,
 };
 
@@ -210,9 +213,9 @@ struct Analysis {
 // kMaxSharedBytes, or overflows 64-bit arithmetic.
 [[nodiscard]] Analysis analyze(const Access& access);
 
-// Draws averaged where an expression uses rand(): for a histogram's patterns the mean of 2,000
-// draws is within about half a per cent of its expectation.
-constexpr int kDraws = 2000;
+// Draws averaged where an expression uses rand(): for a histogram's patterns the mean of 10,000
+// draws is within about 0.2% of its expectation.
+constexpr int kDraws = 10000;
 
 // The wavefronts and ideal of the access, totalled over its warps: as analyze() counts them, or
 // their mean over kDraws draws where the expression uses rand().

@@ -5,18 +5,26 @@
 
 namespace smemlab {
 
-CountedAccess counted_access(std::string what, std::string op, const std::string& expression,
+namespace {
+
+// How the hardware counts the instruction's wavefronts.
+std::string counted_as(const banks::Instruction& instruction) {
+  if (instruction.op == banks::Op::cp_async_ca || instruction.op == banks::Op::cp_async_cg) return "cp";
+  if (instruction.atomic()) return "atom";
+  return instruction.writes() ? "st" : "ld";
+}
+
+}  // namespace
+
+CountedAccess counted_access(std::string what, const std::string& op, const std::string& expression,
                              banks::Block block, int width, double per_block) {
-  // The instruction follows from op, so the two cannot disagree.
-  const banks::Instruction instruction = banks::parse_instruction(op);
-  return {std::move(what), instruction.atomic() ? "atom" : std::move(op),
-          {banks::Expression::parse(expression), block, width, false, 0, instruction}, per_block};
+  return counted_access(std::move(what), banks::parse_instruction(op), expression, block, per_block, width);
 }
 
 CountedAccess counted_access(std::string what, const banks::Instruction& instruction, const std::string& expression,
                              banks::Block block, double per_block, int width) {
-  const bool copy = instruction.op == banks::Op::cp_async_ca || instruction.op == banks::Op::cp_async_cg;
-  return {std::move(what), copy ? "cp" : instruction.atomic() ? "atom" : instruction.writes() ? "st" : "ld",
+  // The count follows from the instruction, so the two cannot disagree.
+  return {std::move(what), counted_as(instruction),
           {banks::Expression::parse(expression), block, width, false, 0, instruction}, per_block};
 }
 

@@ -26,14 +26,15 @@
 //   straddle sectors, takes 10 wavefronts for 4 rows where an XOR-swizzled one takes 4, and
 //   16-byte pieces 32 bytes apart take one wavefront each. This, too, is the simplest rule that
 //   fits the measured rows.
-// Atomics, measured on an H100 with a histogram's increments (the sum of wavefronts over
-// 524,288 warps, Nsight Compute's count from the addresses):
+// Atomic increments (atomicAdd(p, 1), its result unused), measured on an H100 with a
+// histogram's (the sum of wavefronts over 524,288 warps, Nsight Compute's count from the
+// addresses; other atomics are not modelled):
 // - atom (ATOMS.POPC.INC on the block's own shared memory) is served as a load: lanes on one
 //   word together. 32 lanes on one word take 1 wavefront; uniformly random words of 256
 //   (8 a bank) 3.15 a warp;
-// - atom.cluster (ATOM through the cluster's shared-memory window) serves each lane apart:
-//   32 lanes on one word take 32 wavefronts; random words of 256 3.53 a warp, the mean of the
-//   most lanes that fall in one bank.
+// - atom.cluster (ATOM on a cluster's distributed shared memory) serves each lane apart: 32
+//   lanes on one word take 32 wavefronts; random words of 256 3.53 a warp, the mean of the most
+//   lanes that fall in one bank.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -211,7 +212,8 @@ void record(const Service& s, Split split, WarpResult& w) {
     if (list.size() > 1) {
       Collision c{bank, static_cast<int>(w.phases.size()), {}, {}};
       for (const auto& [word, lanes] : list) {
-        c.words.push_back(word);
+        // Lanes served apart on one word (atom.cluster) list it once.
+        if (std::find(c.words.begin(), c.words.end(), word) == c.words.end()) c.words.push_back(word);
         c.lanes.insert(c.lanes.end(), lanes.begin(), lanes.end());
       }
       w.collisions.push_back(std::move(c));

@@ -59,8 +59,12 @@ std::string why(const WarpResult& w, const Instruction& in) {
     for (std::size_t i = 0; i < w.collisions.size() && i < 3; ++i) {
       const Collision& c = w.collisions[i];
       const std::string where = w.phases.size() > 1 ? lane_range(w.phases[static_cast<std::size_t>(c.phase)]) + ", " : "";
-      banks += fmt::format("{}{}bank {}: {} words, lanes {}", i ? "; " : "", where, c.bank, c.words.size(),
-                           join_lanes(c.lanes, 8));
+      // atom.cluster serves each lane apart, on one word or not: name the lanes, then their words.
+      banks += in.op == Op::atom_cluster
+                   ? fmt::format("{}{}bank {}: {} apart, on {}", i ? "; " : "", where, c.bank,
+                                 count_of(std::ssize(c.lanes), "lane"), count_of(std::ssize(c.words), "word"))
+                   : fmt::format("{}{}bank {}: {} words, lanes {}", i ? "; " : "", where, c.bank, c.words.size(),
+                                 join_lanes(c.lanes, 8));
     }
     if (w.collisions.size() > 3)
       banks +=

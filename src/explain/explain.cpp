@@ -387,14 +387,14 @@ std::string measured_text(const MeasuredExplanation& m) {
     text += wrap("  ", fmt::format("top stalls (warps stalled per issue): {}", fmt::join(stalls, ", ")), 4);
   text += wrap("  ",
                "measured: loads as the L1 counts them (ldmatrix included), except where wgmma reads "
-               "shared memory beside them; stores, and those loads, as each instruction's addresses "
-               "need them (Nsight Compute's count per instruction). The L1 counts more wavefronts "
+               "shared memory beside them; stores, atomics, and those loads, as each instruction's "
+               "addresses need them (Nsight Compute's count per instruction). The L1 counts more wavefronts "
                "than the addresses need where other traffic shares the banks (global loads through "
                "the L1, TMA copies, wgmma's operand reads), and reports them as bank conflicts",
                4);
   text += wrap("  ",
-               fmt::format("within the model's tolerance (loads, stores and modelled cp.async writes "
-                           "within {:.0f}% of the measurement): {}",
+               fmt::format("within the model's tolerance (loads, stores, atomics and modelled cp.async "
+                           "writes within {:.0f}% of the measurement): {}",
                            100 * kWavefrontTolerance, m.within_tolerance ? "yes" : "NO"),
                4);
   return text;

@@ -3,7 +3,7 @@
 // c of bin b is word b * copies + c, and lane l adds into copy l % copies. With 32 copies every
 // word of lane l sits in bank l: a warp's 32 atomics never share a bank nor a word, whatever the
 // data. The copies are summed at the end. Should buy: on uniform bytes, a warp's atomics in one
-// wavefront (a shared-memory pass) instead of about 3.5, so that reading, not counting, sets the
+// wavefront (a shared-memory pass) instead of about 3.15, so that reading, not counting, sets the
 // time; all-equal bytes as fast as uniform ones (02 is fast there already: the SM combines a
 // warp's atomics on one word); on floats with 1,024 bins (8 copies, 4 lanes to a bank group) a
 // little; nothing where only one copy fits.

@@ -54,10 +54,10 @@ inline std::size_t shared_memory_optin() {
 // 32 KiB, so that 6 blocks of 256 threads fit an SM (256 bins: 32; 1,024: 8; 16,384: 1).
 inline int sub_histogram_copies_log2(int bins) {
   constexpr std::size_t kCopiesBudget = 32 << 10;
-  constexpr int kMostCopiesLog2 = 5;
+  constexpr int kOneALaneLog2 = 5;
   const std::size_t copy_bytes = static_cast<std::size_t>(bins) * sizeof(std::uint32_t);
   int copies_log2 = 0;
-  while (copies_log2 < kMostCopiesLog2 && (copy_bytes << (copies_log2 + 1)) <= kCopiesBudget) ++copies_log2;
+  while (copies_log2 < kOneALaneLog2 && (copy_bytes << (copies_log2 + 1)) <= kCopiesBudget) ++copies_log2;
   return copies_log2;
 }
 

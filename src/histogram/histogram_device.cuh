@@ -1,6 +1,7 @@
 #pragma once
 // Device building blocks of the histogram steps: the bin of a sample, a grid's walk over the
 // samples with 16-byte loads, and the global-atomic and privatized kernels with their launches.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -71,6 +72,8 @@ __device__ __forceinline__ void add_dropped(unsigned mine, std::uint32_t* droppe
 }
 
 constexpr int kThreads = 256;
+// At most one copy of the bins a lane: the sum's rotation by lane group assumes it.
+constexpr int kMostCopiesLog2 = 5;
 
 // One atomicAdd on the counts in global memory a sample (step 01, and the fallback of the
 // shared-memory steps where one copy of the bins does not fit in a block).
@@ -127,7 +130,7 @@ __global__ void __launch_bounds__(kThreads)
   // A warp's 32 bins are 32 / copies groups of consecutive bins whose words cover the 32 banks once
   // a copy; the thread summing bin b starts at copy (b / (32 / copies)) % copies, one copy a
   // group, so that each read of the warp falls in 32 different banks whatever the copies.
-  const int first_copy_shift = 5 - copies_log2;
+  const int first_copy_shift = kMostCopiesLog2 - copies_log2;
   for (int b = threadIdx.x; b < bins.bins; b += kThreads) {
     std::uint32_t sum = 0;
     const int first_copy = b >> first_copy_shift;
@@ -138,13 +141,15 @@ __global__ void __launch_bounds__(kThreads)
   add_dropped(mine, dropped);
 }
 
-// The privatized kernel with copies_log2 as asked where they fit in a block's shared memory, as
-// many as fit where not all do, and global atomics where not even one does.
+// The privatized kernel with copies_log2 as asked (at most 5: a copy a lane) where they fit in a
+// block's shared memory, as many as fit where not all do, and global atomics where not even one
+// does.
 template <class T>
 void launch_privatized(const Args<T>& a, int copies_log2, cudaStream_t stream) {
   const std::size_t copy_bytes = static_cast<std::size_t>(bin_count(a)) * sizeof(std::uint32_t);
   const std::size_t limit = shared_memory_optin();
   if (copy_bytes > limit) return launch_global_atomics(a, stream);
+  copies_log2 = std::min(copies_log2, kMostCopiesLog2);
   while (copies_log2 > 0 && (copy_bytes << copies_log2) > limit) --copies_log2;
   clear_counts(a, stream);
   if (a.n == 0) return;

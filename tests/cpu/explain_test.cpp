@@ -715,6 +715,37 @@ TEST(ExplainMeasure, OneSessionAttributesEachLaunchToItsRequest) {
                std::runtime_error);
 }
 
+// A measured launch with fewer blocks than the model counts: the counts per block are scaled to
+// it, the accesses counted per launch (a grid-stride loop's atomics) are not, and the atomics
+// count toward the tolerance.
+TEST(ExplainMeasure, PerLaunchAccessesAreNotScaledToTheMeasuredGrid) {
+  const VariantInfo v = find_registered("histogram/shared_atomics");
+  const Shape shape = find_family(v.family).canonical(parse_shape("2^24"));
+  const AccessModel model = v.model(shape, DType::u8);
+  const Prediction p = predict(model);
+  ASSERT_GT(p.atom_wavefronts, 0);
+  ASSERT_EQ(predict(model, true).atom_wavefronts, p.atom_wavefronts);  // the atomics: per launch
+  ASSERT_EQ(predict(model, true).ld_wavefronts, 0);                    // the sum: per block
+  explain::Measurement counters;
+  counters.kernel = "privatized_kernel<unsigned char>";
+  counters.grid_blocks = model.blocks / 4;
+  counters.ld_wavefronts = static_cast<double>(p.ld_wavefronts) / 4;
+  counters.st_wavefronts = static_cast<double>(p.st_wavefronts) / 4;
+  counters.l1_st_wavefronts = counters.st_wavefronts;
+  counters.atom_wavefronts = static_cast<double>(p.atom_wavefronts);
+  const auto measured = [&] {
+    return *explain::explain(v, shape, DType::u8, explain::arch_limits(9, 0), &counters).measured;
+  };
+  const explain::MeasuredExplanation m = measured();
+  EXPECT_DOUBLE_EQ(m.model_scale, 0.25);
+  EXPECT_DOUBLE_EQ(m.ld_wavefronts.predicted, static_cast<double>(p.ld_wavefronts) / 4);
+  EXPECT_DOUBLE_EQ(m.st_wavefronts.predicted, static_cast<double>(p.st_wavefronts) / 4);
+  EXPECT_DOUBLE_EQ(m.atom_wavefronts.predicted, static_cast<double>(p.atom_wavefronts));
+  EXPECT_TRUE(m.within_tolerance);
+  counters.atom_wavefronts *= 1.1;  // atomics 10% off: outside the tolerance
+  EXPECT_FALSE(measured().within_tolerance);
+}
+
 // A model whose counts depend on the data is measured on its kernel's first launch (the
 // benchmark's first input), by launch number, not on the launch with the most wavefronts; the
 // atomics are read from their own counter.
