@@ -127,9 +127,9 @@ __global__ void __launch_bounds__(kThreads)
     }
   });
   __syncthreads();
-  // A warp's 32 bins are 32 / copies groups of consecutive bins whose words cover the 32 banks once
-  // a copy; the thread summing bin b starts at copy (b / (32 / copies)) % copies, one copy a
-  // group, so that each read of the warp falls in 32 different banks whatever the copies.
+  // A warp's 32 bins form `copies` groups of 32 / copies consecutive bins, whose words on one copy
+  // fall in 32 / copies banks; the thread summing bin b starts at copy (b / (32 / copies)) %
+  // copies, one copy a group, so that each read of the warp falls in 32 different banks.
   const int first_copy_shift = kMostCopiesLog2 - copies_log2;
   for (int b = threadIdx.x; b < bins.bins; b += kThreads) {
     std::uint32_t sum = 0;
