@@ -5,6 +5,7 @@
 // often, and the bank analyzer's wavefronts for each; plus the footprint and the global
 // traffic. A variant's record names its model (smemlab/variant.hpp).
 #include <cstddef>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -62,9 +63,21 @@ struct Prediction {
   long long atom_ideal = 0;
 };
 
+// One access of a model, counted: its pattern's wavefronts and ideal (banks::expected: the mean
+// over draws where the expression uses rand()), and how often the pattern runs: per block times
+// the model's blocks, or in the whole launch.
+struct AccessCount {
+  banks::Expected pattern;
+  double runs = 0;
+};
+[[nodiscard]] AccessCount count_access(const CountedAccess& a, double blocks);
+
 // The model's counts over its blocks; with `per_launch_only`, only its accesses counted per
-// launch, which stay as they are where a measured launch has more or fewer blocks.
+// launch, which stay as they are where a measured launch has more or fewer blocks. `counts`,
+// where given, holds count_access of each of m.accesses, so that none is counted twice.
 [[nodiscard]] Prediction predict(const AccessModel& m, bool per_launch_only = false);
+[[nodiscard]] Prediction predict(const AccessModel& m, std::span<const AccessCount> counts,
+                                 bool per_launch_only = false);
 
 // One instruction's pattern: `expression` is an element index of `width`-byte elements; op is
 // "ld", "st", "atom" or "atom.cluster" (both counted as "atom").

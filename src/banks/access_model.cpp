@@ -28,14 +28,24 @@ CountedAccess counted_access(std::string what, const banks::Instruction& instruc
           {banks::Expression::parse(expression), block, width, false, 0, instruction}, per_block};
 }
 
+AccessCount count_access(const CountedAccess& a, double blocks) {
+  return {banks::expected(a.access), a.per_block * (a.per_launch ? 1.0 : blocks)};
+}
+
 Prediction predict(const AccessModel& m, bool per_launch_only) {
+  std::vector<AccessCount> counts;
+  for (const auto& a : m.accesses)
+    counts.push_back(per_launch_only && !a.per_launch ? AccessCount{} : count_access(a, m.blocks));
+  return predict(m, counts, per_launch_only);
+}
+
+Prediction predict(const AccessModel& m, std::span<const AccessCount> counts, bool per_launch_only) {
   Prediction p;
-  for (const auto& a : m.accesses) {
+  for (std::size_t i = 0; i < m.accesses.size(); ++i) {
+    const CountedAccess& a = m.accesses[i];
     if (per_launch_only && !a.per_launch) continue;
-    const banks::Expected counted = banks::expected(a.access);
-    const double times = a.per_block * (a.per_launch ? 1.0 : m.blocks);
-    const auto total = std::llround(counted.wavefronts * times);
-    const auto ideal = std::llround(counted.ideal * times);
+    const auto total = std::llround(counts[i].pattern.wavefronts * counts[i].runs);
+    const auto ideal = std::llround(counts[i].pattern.ideal * counts[i].runs);
     const bool ld = a.op == "ld";
     const bool cp = a.op == "cp";
     const bool atom = a.op == "atom";

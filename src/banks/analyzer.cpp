@@ -294,15 +294,12 @@ Analysis analyze(const Access& a) {
       result.warps.push_back(std::move(w));
       continue;
     }
-    if (matrix) {
+    // Each matrix is a phase of its own; atom.cluster (4-byte words: one phase) serves its lanes
+    // apart, lanes on one word included.
+    if (matrix || a.instruction.op == Op::atom_cluster) {
+      const bool shared_words = a.instruction.op != Op::atom_cluster;
       for (std::size_t p = 0; p < phases.size(); ++p)
-        record(serve(phases[p], address, a.width), p == 0 ? Split::none : Split::matrices, w);
-      result.warps.push_back(std::move(w));
-      continue;
-    }
-    if (a.instruction.op == Op::atom_cluster) {
-      for (std::size_t p = 0; p < phases.size(); ++p)
-        record(serve(phases[p], address, a.width, false), p == 0 ? Split::none : Split::half_warps, w);
+        record(serve(phases[p], address, a.width, shared_words), p == 0 ? Split::none : Split::matrices, w);
       result.warps.push_back(std::move(w));
       continue;
     }

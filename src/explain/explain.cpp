@@ -78,8 +78,7 @@ std::array<int, 3> dims(const banks::Block& b) { return {b.x, b.y, b.z}; }
 
 double round_if(bool rounded, double x) { return rounded ? std::round(x) : x; }
 
-AccessLine access_line(const CountedAccess& a, double blocks) {
-  const banks::Expected counted = banks::expected(a.access);
+AccessLine access_line(const CountedAccess& a, const AccessCount& counted) {
   const double warps = std::ceil(a.access.block.threads() / 32.0);
   return {.what = a.what,
           .op = a.op,
@@ -89,11 +88,10 @@ AccessLine access_line(const CountedAccess& a, double blocks) {
           .width = a.access.width,
           .per_block = a.per_block,
           .per_launch = a.per_launch,
-          .wavefronts_per_warp = counted.wavefronts / warps,
-          .ideal_per_warp = counted.ideal / warps,
+          .wavefronts_per_warp = counted.pattern.wavefronts / warps,
+          .ideal_per_warp = counted.pattern.ideal / warps,
           // A mean over draws is a count all the same: whole wavefronts.
-          .total_wavefronts = round_if(a.access.expression.random(),
-                                       counted.wavefronts * a.per_block * (a.per_launch ? 1.0 : blocks))};
+          .total_wavefronts = round_if(a.access.expression.random(), counted.pattern.wavefronts * counted.runs)};
 }
 
 ModelExplanation model_explanation(const AccessModel& m, const ArchLimits& arch) {
@@ -117,9 +115,13 @@ ModelExplanation model_explanation(const AccessModel& m, const ArchLimits& arch)
   out.per_tile = m.per_tile;
   out.tensor_cores_read_shared = m.tensor_cores_read_shared;
   out.occupancy = occupancy(m, arch, out.compiled);
-  for (const auto& a : m.accesses) out.accesses.push_back(access_line(a, m.blocks));
-  out.predicted = predict(m);
-  out.predicted_per_launch = predict(m, true);
+  std::vector<AccessCount> counts;  // each access counted once: a rand() pattern's draws take time
+  for (const auto& a : m.accesses) {
+    counts.push_back(count_access(a, m.blocks));
+    out.accesses.push_back(access_line(a, counts.back()));
+  }
+  out.predicted = predict(m, counts);
+  out.predicted_per_launch = predict(m, counts, true);
   out.global_bytes = m.global_bytes;
   out.flops = m.flops;
   out.traffic = m.traffic;
