@@ -34,6 +34,19 @@ template <class Args>
 
 namespace detail {
 
+// A of one row stored transposed with lda 1 (K x 1, its elements consecutive) is the same memory
+// as that row stored as is, so it is read as is and needs no copy. Its lda is then K rounded up
+// to whole 16-byte chunks: only its one row is read, and the row keeps whatever alignment it has.
+template <class Args>
+[[nodiscard]] Args with_row_vector_a(Args g, std::size_t element_bytes) {
+  if (g.transpose_a && g.m == 1 && g.lda == 1) {
+    const auto chunk = static_cast<int>(16 / element_bytes);
+    g.transpose_a = false;
+    g.lda = (g.k + chunk - 1) / chunk * chunk;
+  }
+  return g;
+}
+
 // For the kernels that read A and B row-major only: a logic_error naming `kernel` where either
 // is stored transposed (the public calls copy such operands first; a direct launch must too).
 void require_row_major(bool transpose_a, bool transpose_b, const char* kernel);
@@ -89,12 +102,13 @@ template <class Args>
 
 // Calls launch(args) with each operand stored transposed replaced by a row-major copy (made on
 // the stream at the workspace's start, which the family's workspace_bytes counts) and the rest
-// of the workspace passed on; with args as they are where neither is. copy_b false: a Bᵀ stays
-// as stored, for kernels that read it so.
+// of the workspace passed on; with args as they are where neither is. copy_a or copy_b false:
+// that operand stays as stored, for kernels that read it so.
 template <class Args, class Launch>
 void with_row_major_operands(const Args& args, std::size_t element_bytes, cudaStream_t stream, Launch&& launch,
-                             bool copy_b = true) {
+                             bool copy_b = true, bool copy_a = true) {
   GemmOperands copied = operands_of(args);
+  copied.transpose_a = args.transpose_a && copy_a;
   copied.transpose_b = args.transpose_b && copy_b;
   if (!copied.transpose_a && !copied.transpose_b) {
     launch(args);
@@ -107,7 +121,7 @@ void with_row_major_operands(const Args& args, std::size_t element_bytes, cudaSt
   plain.lda = copies.operands().lda;
   plain.b = static_cast<Pointer>(copies.operands().b);
   plain.ldb = copies.operands().ldb;
-  plain.transpose_a = false;
+  plain.transpose_a = args.transpose_a && !copy_a;
   plain.transpose_b = args.transpose_b && !copy_b;
   plain.workspace = copies.rest();
   plain.workspace_size = copies.rest_size();

@@ -19,7 +19,8 @@ std::span<const GemmVariant> variants() {
 
 const GemmVariant& find(std::string_view name) { return find_variant(variants(), name); }
 
-std::size_t workspace_bytes(const GemmVariant& variant, const GemmArgs& args) {
+std::size_t workspace_bytes(const GemmVariant& variant, const GemmArgs& call) {
+  const GemmArgs args = smemlab::detail::with_row_vector_a(call, sizeof(float));  // as gemm reads it
   const auto own = [&](const GemmArgs& g) {
     return variant.launch.workspace_bytes == nullptr ? 0 : variant.launch.workspace_bytes(g);
   };
@@ -28,8 +29,9 @@ std::size_t workspace_bytes(const GemmVariant& variant, const GemmArgs& args) {
          own(smemlab::detail::as_copied(args, sizeof(float)));
 }
 
-void gemm(const GemmVariant& variant, const GemmArgs& args, const LaunchContext& ctx) {
-  validate(args);
+void gemm(const GemmVariant& variant, const GemmArgs& call, const LaunchContext& ctx) {
+  validate(call);
+  const GemmArgs args = smemlab::detail::with_row_vector_a(call, sizeof(float));
   if (args.workspace != nullptr && args.workspace_size < workspace_bytes(variant, args))
     throw std::invalid_argument("gemm: workspace of " + std::to_string(args.workspace_size) +
                                 " bytes is smaller than the " + std::to_string(workspace_bytes(variant, args)) +

@@ -154,6 +154,8 @@ double row_major_copies_ns(int m, int n, int k, DType input, const TensorTuning&
 
 bool reads_stored_bt(const KernelShape& kernel) { return kernel.hopper && !kernel.thin && !kernel.swapped; }
 
+bool reads_stored_at(const KernelShape& kernel, DType input) { return reads_stored_bt(kernel) && input != DType::tf32; }
+
 KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType input, bool aligned,
                         const TensorTuning& device, bool transpose_a, bool transpose_b) {
   const KernelShape& s = kernel_shape(choice.kernel);
@@ -193,7 +195,8 @@ KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType i
   // The wgmma kernels (every Hopper kernel but 13's, which are mma.sync, and 14's, which read B
   // as stored) read B's transpose.
   const bool transposes_b = s.hopper && !s.thin && !s.swapped && input == DType::tf32 && !transpose_b;
-  e.extra_ns += row_major_copies_ns(m, n, k, input, device, transpose_a, transpose_b && !reads_stored_bt(s));
+  e.extra_ns += row_major_copies_ns(m, n, k, input, device, transpose_a && !reads_stored_at(s, input),
+                                    transpose_b && !reads_stored_bt(s));
   if (!aligned && !s.in_place && !s.cuda_cores)
     e.extra_ns += device.launch_ns + 2.0 * elem *
                                          (static_cast<double>(m) * k + (transposes_b ? 0.0 : static_cast<double>(k) * n)) /
@@ -267,10 +270,11 @@ KernelChoice choose_kernel(const GemmArgs& args) {
 
 void gemm_kernel(const KernelChoice& choice, const GemmArgs& args, const LaunchContext& ctx) {
   const bool keeps_bt = choice.kernel != kCudaCoreSkinny && reads_stored_bt(kernel_shape(choice.kernel));
-  if (args.transpose_a || (args.transpose_b && !keeps_bt)) {
+  const bool keeps_at = choice.kernel != kCudaCoreSkinny && reads_stored_at(kernel_shape(choice.kernel), args.input);
+  if ((args.transpose_a && !keeps_at) || (args.transpose_b && !keeps_bt)) {
     smemlab::detail::with_row_major_operands(
         args, dtype_bytes(args.input), ctx.stream, [&](const GemmArgs& plain) { gemm_kernel(choice, plain, ctx); },
-        !keeps_bt);
+        !keeps_bt, !keeps_at);
     return;
   }
   if (choice.kernel == kCudaCoreSkinny) {

@@ -42,8 +42,9 @@ bool device_supported() {
   return major >= 8;
 }
 
-void gemm(const TensorVariant& variant, const GemmArgs& args, const LaunchContext& ctx) {
-  validate(args);
+void gemm(const TensorVariant& variant, const GemmArgs& call, const LaunchContext& ctx) {
+  validate(call);
+  const GemmArgs args = smemlab::detail::with_row_vector_a(call, dtype_bytes(call.input));
   if (!variant.info.runs(args.input))
     throw std::invalid_argument("gemm: " + std::string(variant.info.name) + " does not take " +
                                 std::string(dtype_name(args.input)) + " inputs");

@@ -143,7 +143,8 @@ __device__ __forceinline__ void tma_load_multicast(void* dst, const CUtensorMap&
 //   leading offset is unused. The next 16 elements of K start 32 bytes on.
 //   B, N-major (rows of 128 bytes of N, 64 rows of K per 64-column block): 8-row groups of K
 //   1024 bytes apart (stride offset), 64-column blocks `block_bytes` apart (leading offset).
-//   The next 16 rows of K start 2048 bytes on. B K-major (tf32: B's transpose) is read as A.
+//   The next 16 rows of K start 2048 bytes on. B K-major (tf32: B's transpose) is read as A,
+//   and A M-major (a 64-row slice: one block of 64 rows of K x 128 bytes of M) as B N-major.
 __device__ __forceinline__ std::uint64_t descriptor(const void* tile, unsigned leading_bytes, unsigned stride_bytes) {
   constexpr std::uint64_t kSwizzle128 = 1;
   return static_cast<std::uint64_t>((shared_address(tile) & 0x3FFFF) >> 4) |
@@ -179,8 +180,8 @@ __device__ __forceinline__ void claim_registers() {
 
 // D (64 x N, float) += A (64 x 32 bytes of K, from shared memory, K-major) * B (32 bytes of K x
 // N). bf16 and half (k16): B N-major, the last two immediates saying A is not transposed and B
-// is; KMajorB<bf16 or half>: B K-major, neither transposed. tf32 (k8): both K-major, the only
-// layout wgmma takes for it. Accumulator i of thread t
+// is; KMajorB<bf16 or half>: B K-major, neither transposed; MMajorA<...> of either: A M-major,
+// transposed. tf32 (k8): both K-major, the only layout wgmma takes for it. Accumulator i of thread t
 // holds row 16 (t / 32) + (t % 32) / 4 + 8 ((i / 2) % 2), column 8 (i / 4) + 2 (t % 4) + i % 2.
 template <int N, class E>
 struct Wgmma;
@@ -217,6 +218,14 @@ SMEMLAB_WGMMA_N128(KMajorB<Bf16>, "m64n128k16.f32.bf16.bf16", ", 1, 1, 0, 0")
 SMEMLAB_WGMMA_N128(KMajorB<Half>, "m64n128k16.f32.f16.f16", ", 1, 1, 0, 0")
 SMEMLAB_WGMMA_N256(KMajorB<Bf16>, "m64n256k16.f32.bf16.bf16", ", 1, 1, 0, 0")
 SMEMLAB_WGMMA_N256(KMajorB<Half>, "m64n256k16.f32.f16.f16", ", 1, 1, 0, 0")
+SMEMLAB_WGMMA_N128(MMajorA<Bf16>, "m64n128k16.f32.bf16.bf16", ", 1, 1, 1, 1")
+SMEMLAB_WGMMA_N128(MMajorA<Half>, "m64n128k16.f32.f16.f16", ", 1, 1, 1, 1")
+SMEMLAB_WGMMA_N256(MMajorA<Bf16>, "m64n256k16.f32.bf16.bf16", ", 1, 1, 1, 1")
+SMEMLAB_WGMMA_N256(MMajorA<Half>, "m64n256k16.f32.f16.f16", ", 1, 1, 1, 1")
+SMEMLAB_WGMMA_N128(MMajorA<KMajorB<Bf16>>, "m64n128k16.f32.bf16.bf16", ", 1, 1, 1, 0")
+SMEMLAB_WGMMA_N128(MMajorA<KMajorB<Half>>, "m64n128k16.f32.f16.f16", ", 1, 1, 1, 0")
+SMEMLAB_WGMMA_N256(MMajorA<KMajorB<Bf16>>, "m64n256k16.f32.bf16.bf16", ", 1, 1, 1, 0")
+SMEMLAB_WGMMA_N256(MMajorA<KMajorB<Half>>, "m64n256k16.f32.f16.f16", ", 1, 1, 1, 0")
 SMEMLAB_WGMMA_N128(Tf32, "m64n128k8.f32.tf32.tf32", ", 1, 1")
 SMEMLAB_WGMMA_N256(Tf32, "m64n256k8.f32.tf32.tf32", ", 1, 1")
 

@@ -63,6 +63,16 @@ template <class E>
 inline constexpr bool kBKMajor = kIsTf32<E>;
 template <class E>
 inline constexpr bool kBKMajor<KMajorB<E>> = true;
+// A 2-byte type (or KMajorB of one) whose A the Hopper tiles read M-major, as a caller stores it
+// transposed (K x M): wgmma reads it so with its transpose flag for A. tf32 takes A K-major only.
+template <class E>
+struct MMajorA : E {};
+template <class E>
+inline constexpr bool kAMMajor = false;
+template <class E>
+inline constexpr bool kAMMajor<MMajorA<E>> = true;
+template <class E>
+inline constexpr bool kBKMajor<MMajorA<E>> = kBKMajor<E>;
 
 inline constexpr int kKStepBytes = 128;  // bytes of K per pipeline stage
 inline constexpr int kMmaKBytes = 32;    // bytes of K per mma.sync

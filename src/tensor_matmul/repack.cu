@@ -44,14 +44,18 @@ Repack transposed_of(const GemmArgs& g) {
 
 }  // namespace
 
-AlignedOperands::AlignedOperands(const GemmArgs& args, const LaunchContext& ctx, BOperand b_operand)
+AlignedOperands::AlignedOperands(const GemmArgs& args, const LaunchContext& ctx, BOperand b_operand,
+                                 AOperand a_operand)
     : args_(args), stream_(ctx.stream) {
-  // B stored transposed is read as stored by the kernels that read B's transpose; every other
-  // operand stored transposed was copied row-major before (with_row_major_operands).
+  // An operand stored transposed is read as stored by the kernels that read its transpose;
+  // every other one was copied row-major before (with_row_major_operands).
   const bool b_as_stored = args.transpose_b && b_operand == BOperand::transposed;
-  if (args.transpose_a || (args.transpose_b && !b_as_stored))
-    throw std::logic_error("gemm: an operand stored transposed reached a kernel that reads it row-major");
-  const Repack a = repack_of(args.a, args.m, args.k, args.lda, args.input);
+  const bool a_as_stored = a_operand == AOperand::transposed;
+  if ((args.transpose_a != a_as_stored) || (args.transpose_b && !b_as_stored))
+    throw std::logic_error("gemm: an operand stored transposed reached a kernel that reads it row-major, or the "
+                           "reverse");
+  const Repack a = a_as_stored ? repack_of(args.a, args.k, args.m, args.lda, args.input)
+                               : repack_of(args.a, args.m, args.k, args.lda, args.input);
   const Repack b = b_as_stored                           ? repack_of(args.b, args.n, args.k, args.ldb, args.input)
                    : b_operand == BOperand::transposed ? transposed_of(args)
                                                          : repack_of(args.b, args.k, args.n, args.ldb, args.input);
@@ -63,7 +67,8 @@ AlignedOperands::AlignedOperands(const GemmArgs& args, const LaunchContext& ctx,
     scratch = static_cast<char*>(owned_);
   }
   if (a.bytes > 0) {
-    smemlab::detail::copy_rows(args.a, args.lda, scratch, a.ld, args.m, args.k, dtype_bytes(args.input), ctx.stream);
+    smemlab::detail::copy_rows(args.a, args.lda, scratch, a.ld, a_as_stored ? args.k : args.m,
+                               a_as_stored ? args.m : args.k, dtype_bytes(args.input), ctx.stream);
     args_.a = scratch;
     args_.lda = a.ld;
   }
@@ -108,14 +113,18 @@ std::size_t kernels_workspace_bytes(const GemmArgs& args, const GemmArgs& call);
 
 }  // namespace
 
-std::size_t workspace_bytes(const GemmArgs& args) {
+std::size_t workspace_bytes(const GemmArgs& call) {
+  const GemmArgs args = smemlab::detail::with_row_vector_a(call, dtype_bytes(call.input));  // as gemm reads it
   // The row-major copies first (with_row_major_operands), then what the kernels need on them.
-  // The default call's tiles that read Bᵀ as stored copy it only where its rows are not
+  // The default call's tiles that read Aᵀ or Bᵀ as stored copy it only where its rows are not
   // aligned, and that copy (N rows of K) may take more than the row-major one (K rows of N).
   const std::size_t copies = smemlab::detail::row_major_copy_bytes(operands_of(args), dtype_bytes(args.input));
   const std::size_t b_as_stored =
       args.transpose_b ? detail::repack_of(args.b, args.n, args.k, args.ldb, args.input).bytes : 0;
-  return copies + b_as_stored + kernels_workspace_bytes(smemlab::detail::as_copied(args, dtype_bytes(args.input)), args);
+  const std::size_t a_as_stored =
+      args.transpose_a ? detail::repack_of(args.a, args.k, args.m, args.lda, args.input).bytes : 0;
+  return copies + a_as_stored + b_as_stored +
+         kernels_workspace_bytes(smemlab::detail::as_copied(args, dtype_bytes(args.input)), args);
 }
 
 namespace {

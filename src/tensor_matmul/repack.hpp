@@ -16,6 +16,9 @@ namespace smemlab::tensor_matmul::detail {
 // How a variant reads B. wgmma takes tf32 operands K-major only (K contiguous), and B is
 // row-major (N contiguous): those variants read B's transpose, N x K, copied first.
 enum class BOperand { row_major, transposed };
+// How a variant reads A: row-major (M x K), or its transpose (K x M) where the caller stores it
+// so (the Hopper tiles, bf16 and half: wgmma's transpose flag for A).
+enum class AOperand { row_major, transposed };
 
 // Where the variants' scratch starts in the caller's workspace: its first 256-byte boundary, so
 // that the copies and partial sums placed in it are aligned whatever the caller's pointer
@@ -25,10 +28,12 @@ enum class BOperand { row_major, transposed };
 inline constexpr std::size_t kWorkspaceAlignment = 256;
 
 // For the lifetime of the object: args with A and B replaced by aligned copies where needed
-// (and B by its transpose, ldb then its leading dimension, when asked).
+// (and B by its transpose, ldb then its leading dimension, when asked; A read transposed only
+// as the caller stores it).
 class AlignedOperands {
  public:
-  AlignedOperands(const GemmArgs& args, const LaunchContext& ctx, BOperand b = BOperand::row_major);
+  AlignedOperands(const GemmArgs& args, const LaunchContext& ctx, BOperand b = BOperand::row_major,
+                  AOperand a = AOperand::row_major);
   ~AlignedOperands();
   AlignedOperands(const AlignedOperands&) = delete;
   AlignedOperands& operator=(const AlignedOperands&) = delete;

@@ -118,8 +118,10 @@ struct KernelEstimate {
 [[nodiscard]] KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType input, bool aligned,
                                       const TensorTuning& device, bool transpose_a = false, bool transpose_b = false);
 // Whether the kernel reads a B stored transposed (N x K) as stored: the wgmma tiles of steps 11
-// and 12, K-major in every type. Every other operand stored transposed is copied row-major first.
+// and 12, K-major in every type; and an A stored transposed (K x M): the same tiles, M-major, in
+// bf16 and half. Every other operand stored transposed is copied row-major first.
 [[nodiscard]] bool reads_stored_bt(const KernelShape& kernel);
+[[nodiscard]] bool reads_stored_at(const KernelShape& kernel, DType input);
 // Whether dense operands (lda = k, ldb = n, bases on 16-byte boundaries) have 16-byte-aligned
 // rows in this type: the `aligned` of the model for a shape alone.
 [[nodiscard]] bool dense_rows_aligned(int n, int k, DType input);

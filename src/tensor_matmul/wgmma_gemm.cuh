@@ -1,8 +1,9 @@
 #pragma once
 // The TMA + wgmma GEMM of the Hopper steps, written once and configured by a policy.
-// - Copies: the copy engine (TMA) moves each K-step's tiles of A (BM rows x 128 bytes) and B
-//   (64 rows of K x BN columns, in 64-column blocks; tf32: BN rows of B's transpose x 128 bytes
-//   of K) into a ring of shared stages, swizzled by 128 bytes, zero-filling whatever lies past the matrices' edges; an mbarrier per stage
+// - Copies: the copy engine (TMA) moves each K-step's tiles of A (BM rows x 128 bytes; A stored
+//   transposed, as K x M: 64 rows of K x 64 rows of M, a box for each 64-row slice) and B
+//   (64 rows of K x BN columns, in 64-column blocks; tf32 or B stored transposed: BN rows of
+//   B's transpose x 128 bytes of K) into a ring of shared stages, swizzled by 128 bytes, zero-filling whatever lies past the matrices' edges; an mbarrier per stage
 //   counts the bytes that landed. No thread computes a copy address or a bound.
 // - Math: each consumer warpgroup issues wgmma on its 64-row slices of A's tile and all of
 //   B's, reading both from shared memory through descriptors; the accumulators stay in
@@ -393,6 +394,9 @@ struct StageCopier {
 #pragma unroll
       for (int j = 0; j < Cfg::kBM / 32; ++j)
         tma_load(a_tile + j * 4096, a_map, t.row0 + 32 * j, step * kBK, full);
+    } else if constexpr (kAMMajor<E>) {  // A stored K x M: a box of 64 rows of K for each slice
+#pragma unroll
+      for (int j = 0; j < Cfg::kBM / 64; ++j) tma_load(a_tile + j * 64 * 128, a_map, t.row0 + 64 * j, step * kBK, full);
     } else {
       tma_load(a_tile, a_map, step * kBK, t.row0, full);
     }
@@ -449,8 +453,12 @@ __device__ __forceinline__ void multiply_from_shared(Acc& acc, const char* stage
     const std::uint64_t b = kBKMajor<E> ? descriptor(b_tile + kk * 32, 16, 1024)
                                        : descriptor(b_tile + kk * 2048, Cfg::kBBlockBytes, 1024);
 #pragma unroll
-    for (int i = 0; i < Cfg::kMTiles; ++i)
-      hopper::Wgmma<Cfg::kBN, E>::mma(acc[i], descriptor(a_tile + i * 64 * 128 + kk * 32, 16, 1024), b);
+    for (int i = 0; i < Cfg::kMTiles; ++i) {
+      // A slice is 64 rows x 128 bytes of K, or M-major 64 rows of K x 128 bytes of M.
+      const char* slice = a_tile + i * 64 * 128;
+      const std::uint64_t a = kAMMajor<E> ? descriptor(slice + kk * 2048, 64 * 128, 1024) : descriptor(slice + kk * 32, 16, 1024);
+      hopper::Wgmma<Cfg::kBN, E>::mma(acc[i], a, b);
+    }
   }
 }
 
@@ -632,7 +640,9 @@ void launch_wgmma_with(const GemmArgs& g, cudaStream_t stream, int group, KSplit
   allow_shared_memory<Cfg, E>();
   constexpr int kBK = Cfg::template kBK<E>;
   // tf32: g.b is B's transpose, N x K; swapped, wgmma's A is B (32 x 32 boxes) and its B is A.
-  const CUtensorMap a_map = Cfg::kSwapped ? tensor_map(g.b, g.input, g.k, g.n, g.ldb, kBK, 32)
+  // A M-major (stored K x M): boxes of 64 rows of K x 64 of M.
+  const CUtensorMap a_map = Cfg::kSwapped  ? tensor_map(g.b, g.input, g.k, g.n, g.ldb, kBK, 32)
+                            : kAMMajor<E> ? tensor_map(g.a, g.input, g.k, g.m, g.lda, kBK, 64)
                                           : tensor_map(g.a, g.input, g.m, g.k, g.lda, Cfg::kBM, kBK);
   const CUtensorMap b_map = Cfg::kSwapped ? tensor_map(g.a, g.input, g.m, g.k, g.lda, Cfg::kBN, kBK)
                             : kBKMajor<E>
@@ -669,16 +679,19 @@ void launch_wgmma_with(const GemmArgs& g, cudaStream_t stream, int group, KSplit
 }
 
 // Operands TMA cannot read (rows not 16-byte aligned) are repacked first; tf32 reads B's
-// transpose, except on swapped tiles (tf32 only). ReadsStoredBt: B stored transposed (N x K) is
-// read as stored, K-major, in every type (the default call's tiles); without it such a B was
-// copied row-major before. With splits > 1, K's steps are divided into that many ranges (fewer
+// transpose, except on swapped tiles (tf32 only). ReadsStored (the default call's tiles): B
+// stored transposed (N x K) is read as stored, K-major, in every type, and A stored transposed
+// (K x M) M-major in bf16 and half; without it such operands were copied row-major before, as
+// Aᵀ in tf32 is. With splits > 1, K's steps are divided into that many ranges (fewer
 // where K has fewer steps), whose partial sums go to the workspace after the repacked operands
 // and are added in range order by a second kernel.
-template <class Cfg, bool ReadsStoredBt = false>
+template <class Cfg, bool ReadsStored = false>
 void launch_wgmma(const GemmArgs& args, const LaunchContext& ctx, int group, int splits = 1) {
   if (Cfg::kSwapped && args.input != DType::tf32) throw std::logic_error("gemm: swapped tiles are for tf32");
-  const bool b_k_major = !Cfg::kSwapped && (args.input == DType::tf32 || (ReadsStoredBt && args.transpose_b));
-  const AlignedOperands aligned(args, ctx, b_k_major ? BOperand::transposed : BOperand::row_major);
+  const bool b_k_major = !Cfg::kSwapped && (args.input == DType::tf32 || (ReadsStored && args.transpose_b));
+  const bool a_m_major = ReadsStored && !Cfg::kSwapped && args.transpose_a && args.input != DType::tf32;
+  const AlignedOperands aligned(args, ctx, b_k_major ? BOperand::transposed : BOperand::row_major,
+                                a_m_major ? AOperand::transposed : AOperand::row_major);
   const KRanges ranges = k_ranges(args.k, k_step(args.input), splits);
   KSplit split{ranges.count, ranges.steps_per_range};
   std::optional<PartialSums> partials;
@@ -686,11 +699,15 @@ void launch_wgmma(const GemmArgs& args, const LaunchContext& ctx, int group, int
     split.partials = partials.emplace(args, ranges.count, aligned.workspace_used(), ctx.stream).data();
   with_input_type(args.input, [&](auto e) {
     using E = decltype(e);
-    if constexpr (ReadsStoredBt && !kIsTf32<E>) {
-      if (b_k_major) {
+    if constexpr (ReadsStored && !kIsTf32<E>) {
+      if (a_m_major && b_k_major) {
+        launch_wgmma_with<Cfg, MMajorA<KMajorB<E>>>(aligned.args(), ctx.stream, group, split);
+      } else if (a_m_major) {
+        launch_wgmma_with<Cfg, MMajorA<E>>(aligned.args(), ctx.stream, group, split);
+      } else if (b_k_major) {
         launch_wgmma_with<Cfg, KMajorB<E>>(aligned.args(), ctx.stream, group, split);
-        return;
       }
+      if (a_m_major || b_k_major) return;
     }
     if constexpr (!Cfg::kSwapped || kIsTf32<E>) launch_wgmma_with<Cfg, E>(aligned.args(), ctx.stream, group, split);
   });

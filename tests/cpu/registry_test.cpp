@@ -13,6 +13,7 @@
 
 #include "bench/bench.hpp"
 #include "bench/registry.hpp"
+#include "core/gemm_operands.hpp"
 #include "matmul/tuning.hpp"
 #include "smemlab/error.hpp"
 #include "smemlab/matmul.hpp"
@@ -143,6 +144,23 @@ TEST(Matmul, ValidateRejectsBadArgumentsBeforeAnyLaunch) {
   transposed.lda = 4;
   transposed.ldb = 6;
   EXPECT_NO_THROW(matmul::validate(transposed));
+}
+
+// One row of A stored transposed is read as is only where its elements are consecutive (lda 1).
+TEST(Matmul, ARowStoredTransposedIsReadAsIsWhereConsecutive) {
+  float x = 0.0F;
+  const matmul::GemmArgs row{.m = 1, .n = 5, .k = 6, .a = &x, .lda = 1, .b = &x, .ldb = 5, .c = &x, .ldc = 5,
+                             .transpose_a = true};
+  const matmul::GemmArgs as_is = smemlab::detail::with_row_vector_a(row, sizeof(float));
+  EXPECT_FALSE(as_is.transpose_a);
+  EXPECT_EQ(as_is.lda, 8);  // K in whole 16-byte chunks
+  matmul::GemmArgs strided = row;
+  strided.lda = 2;
+  EXPECT_TRUE(smemlab::detail::with_row_vector_a(strided, sizeof(float)).transpose_a);
+  matmul::GemmArgs two_rows = row;
+  two_rows.m = 2;
+  two_rows.lda = 2;
+  EXPECT_TRUE(smemlab::detail::with_row_vector_a(two_rows, sizeof(float)).transpose_a);
 }
 
 TEST(Transpose, ValidateRejectsBadArgumentsBeforeAnyLaunch) {

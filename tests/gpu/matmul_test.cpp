@@ -113,6 +113,10 @@ const std::vector<Case>& cases() {
     out.push_back({260, 388, 100, 4, 0.5F, 2.0F, false, true});
     out.push_back({1000, 1001, 999, 0, 1.0F, 0.0F, true, true});
     out.push_back({3, 2000, 3000, 0, 1.0F, 0.0F, false, true});
+    // One row of A stored transposed: with lda 1 the same memory as the row (read as is), with
+    // lda 4 every fourth element (copied).
+    out.push_back({1, 300, 257, 0, 1.0F, 0.5F, true, false});
+    out.push_back({1, 300, 257, 3, 1.0F, 0.0F, true, true});
     return out;
   }();
   return all;

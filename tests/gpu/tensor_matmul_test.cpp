@@ -81,6 +81,14 @@ const std::vector<Case>& cases() {
     out.push_back({1000, 1001, 999, 0, 0, 1.0F, 0.0F, true, true});
     out.push_back({16, 1030, 2049, 0, 0, 1.0F, 0.0F, false, true});
     out.push_back({1030, 9, 2049, 0, 1, 1.0F, 0.5F, true, true});
+    // Aᵀ with rows 16-byte aligned in every type (read as stored by the Hopper tiles in bf16 and
+    // half), edges in M and N, beta; and with Bᵀ as well.
+    out.push_back({260, 392, 136, 4, 0, 0.5F, 2.0F, true, false});
+    out.push_back({260, 392, 136, 4, 0, 1.0F, 0.0F, true, true});
+    // One row of A stored transposed: with lda 1 the same memory as the row (read as is), with
+    // lda 4 every fourth element (copied).
+    out.push_back({1, 300, 257, 0, 0, 1.0F, 0.5F, true, false});
+    out.push_back({1, 300, 257, 3, 0, 1.0F, 0.0F, true, true});
     return out;
   }();
   return all;
