@@ -10,7 +10,9 @@ The model of one choice (a kernel, K in R ranges) on an m x n x k product:
     the K-loop = the longer of: steps per range x BM x BN x (128 bytes of K) / (rate / blocks per
                  SM), and the operands' tiles, steps x (BM + BN) x 128 bytes for each of the
                  min(items, slots) blocks streaming at once, at L2 speed
-                 (B's share halved where a cluster's two blocks share one copy of it: TMA multicast)
+                 (B's share halved where a cluster's two blocks share one copy of it: TMA multicast;
+                 for the Hopper kernels that read by TMA boxes, each operand's share times the
+                 128-byte lines a box row touches, lines_per_box_row: 1 where rows start on lines)
     the epilogue = min(items, slots) tiles of BM x BN floats stored at DRAM speed
   compute = rounds x a round; memory = A and B in the input type read at the kernel's fraction
   (stream) of the DRAM's speed
@@ -85,9 +87,24 @@ def thin_ranges(wide, m, n, k, k_step, sms):
     return max(1, min(slots // tiles, cdiv(k, k_step) // 4, 8))
 
 
+def lines_per_box_row(pitch, base, row):
+    """As lines_per_box_row in src/tensor_matmul/16_auto.cpp: the mean 128-byte lines a box row
+    of `row` bytes touches, its rows `pitch` bytes apart from `base` bytes into a line."""
+    cycle = 128 // math.gcd(pitch % 128 or 128, 128)
+    straddling = sum(1 for r in range(cycle) if (base + r * pitch) % 128 + row > 128)
+    return 1 + straddling / cycle
+
+
 def geometry(kernel, splits, size, dtype, sms):
     bm, bn, bps = KERNELS[kernel][:3]
     m, n, k = mnk(size)
+    elem = ELEM[dtype]
+    aligned = k % (16 // elem) == 0 and n % (16 // elem) == 0
+    boxes = KERNELS[kernel][3] and not KERNELS[kernel][6]  # the Hopper tiles but 13's (mma.sync)
+    # Dense operands on lines; copies (unaligned rows, tf32's B transposed but for 14's) too.
+    a_lines = lines_per_box_row(k * elem, 0, min(k * elem, 128)) if boxes and aligned else 1
+    b_as_stored = boxes and aligned and (dtype != "tf32" or KERNELS[kernel][7])
+    b_lines = lines_per_box_row(n * elem, 0, min(n * elem, 128)) if b_as_stored else 1
     k_step = 16 if KERNELS[kernel][8] else 128 // ELEM[dtype]
     if KERNELS[kernel][6]:
         splits = thin_ranges(bm < bn, m, n, k, k_step, sms)
@@ -98,9 +115,9 @@ def geometry(kernel, splits, size, dtype, sms):
     active = min(items, bps * sms)
     return {"rounds": cdiv(items, bps * sms), "macs": per * bm * bn * k_step * bps, "ranges": count,
             "mn": m * n, "bytes": ELEM[dtype] * (m * k + k * n), "kn": k * n,
-            "streamed": per * (bm + bn / KERNELS[kernel][9]) * k_step * ELEM[dtype] * active,
+            "streamed": per * (bm * a_lines + bn / KERNELS[kernel][9] * b_lines) * k_step * elem * active,
             "stored": 4 * bm * bn * active,
-            "mk": m * k, "aligned": k % (16 // ELEM[dtype]) == 0 and n % (16 // ELEM[dtype]) == 0}
+            "mk": m * k, "aligned": aligned}
 
 
 def extras(kernel, dtype, g, p):

@@ -11,6 +11,8 @@
 //   take a fixed time, their K-loop and their epilogue. The K-loop runs at the kernel's
 //   measured rate, or slower where the busy blocks' operand tiles, (BM + BN) x 128 bytes a
 //   K-step each (B's share halved for 11's pairs, which multicast it), exceed the L2's speed;
+//   the L2 serves 128-byte lines, and a TMA box row that starts off one takes two, so an
+//   operand whose rows are not a multiple of 128 bytes apart counts up to twice its bytes;
 //   the tiles stored at once share the DRAM's speed;
 // - bytes: A and B read once at the speed the kernel reaches where bytes bound it (a share of
 //   the DRAM's, measured at 16 x 8192 x 8192 and 8192 x 16 x 8192), a floor under its time;
@@ -25,6 +27,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -101,7 +105,8 @@ std::string choice_name(const KernelChoice& c) {
 std::string launch_plan(const Shape& s, DType type) {
   const GemmShape g = gemm_shape(s);
   const DevicePlan d = device_plan();
-  const auto ranked = rank_kernels(g.m, g.n, g.k, type, dense_rows_aligned(g.n, g.k, type), d.hopper, d.tuning);
+  const auto ranked = rank_kernels(g.m, g.n, g.k, type, dense_rows_aligned(g.n, g.k, type), d.hopper, d.tuning, false,
+                                   false, dense_box_rows(g.n, g.k, type));
   const KernelEstimate& best = ranked.front();
   std::string out =
       best.choice.kernel == kCudaCoreSkinny
@@ -156,8 +161,36 @@ bool reads_stored_bt(const KernelShape& kernel) { return kernel.hopper && !kerne
 
 bool reads_stored_at(const KernelShape& kernel, DType input) { return reads_stored_bt(kernel) && input != DType::tf32; }
 
+double lines_per_box_row(long long pitch, long long base, int row) {
+  constexpr long long kLine = 128;
+  // Row r starts (base + r pitch) mod 128 bytes into a line: a cycle of 128 / gcd(pitch, 128) rows.
+  const long long cycle = kLine / std::gcd(pitch % kLine == 0 ? kLine : pitch % kLine, kLine);
+  long long straddling = 0;
+  for (long long r = 0; r < cycle; ++r) straddling += (base + r * pitch) % kLine + row > kLine ? 1 : 0;
+  return 1.0 + static_cast<double>(straddling) / static_cast<double>(cycle);
+}
+
+BoxRows dense_box_rows(int n, int k, DType input) {
+  const auto elem = static_cast<long long>(dtype_bytes(input));
+  const auto rows = [&](long long contiguous) {
+    return lines_per_box_row(contiguous * elem, 0, static_cast<int>(std::min<long long>(contiguous * elem, 128)));
+  };
+  return {rows(k), rows(n)};
+}
+
+BoxRows box_rows_of(const GemmArgs& args) {
+  const auto elem = static_cast<long long>(dtype_bytes(args.input));
+  const auto rows_of = [&](const void* p, int ld, int contiguous) {
+    const auto at = static_cast<long long>(reinterpret_cast<std::uintptr_t>(p));
+    if (at % 16 != 0 || ld * elem % 16 != 0) return 1.0;  // copied to rows on lines first
+    return lines_per_box_row(ld * elem, at % 128, static_cast<int>(std::min<long long>(contiguous * elem, 128)));
+  };
+  return {rows_of(args.a, args.lda, args.transpose_a ? args.m : args.k),
+          rows_of(args.b, args.ldb, args.transpose_b ? args.k : args.n)};
+}
+
 KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType input, bool aligned,
-                        const TensorTuning& device, bool transpose_a, bool transpose_b) {
+                        const TensorTuning& device, bool transpose_a, bool transpose_b, BoxRows box_rows) {
   const KernelShape& s = kernel_shape(choice.kernel);
   const KernelRate& r = rate_of(device, choice.kernel);
   const auto elem = static_cast<double>(dtype_bytes(input));
@@ -177,7 +210,14 @@ KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType i
   // The CUDA-core kernel's loop stops at K's end inside its last chunk.
   const double steps =
       s.cuda_cores ? static_cast<double>(k) / k_step : static_cast<double>(ranges.steps_per_range);
-  const double tile_bytes = (s.bm + static_cast<double>(s.bn) / s.b_sharers) * k_step * elem;  // a K-step's
+  // A K-step's tiles, in the L2's lines: the TMA boxes of the Hopper tiles (not 13's, mma.sync)
+  // count each row that starts off a line twice; operands copied first lie on lines.
+  const bool boxes = s.hopper && !s.thin;
+  const bool a_as_stored = aligned && (!transpose_a || reads_stored_at(s, input));
+  const bool b_as_stored = aligned && (transpose_b ? reads_stored_bt(s) : input != DType::tf32 || s.swapped);
+  const double a_lines = boxes && a_as_stored ? box_rows.a : 1.0;
+  const double b_lines = boxes && b_as_stored ? box_rows.b : 1.0;
+  const double tile_bytes = (s.bm * a_lines + static_cast<double>(s.bn) / s.b_sharers * b_lines) * k_step * elem;
   const double k_loop_ns =
       std::max(steps * s.bm * s.bn * k_step / slot_rate, steps * tile_bytes * active / device.l2_bytes_per_ns);
   const double round_ns = r.item_ns + k_loop_ns + 4.0 * s.bm * s.bn * active / device.dram_bytes_per_ns;
@@ -219,17 +259,18 @@ bool weighs_split(const KernelShape& s, int splits, int m, int n, int k, DType i
 }
 
 std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool aligned, bool hopper,
-                                         const TensorTuning& device, bool transpose_a, bool transpose_b) {
+                                         const TensorTuning& device, bool transpose_a, bool transpose_b,
+                                         BoxRows box_rows) {
   std::vector<KernelEstimate> out;
   for (const KernelShape& s : kKernels) {
     if ((s.hopper && !hopper) || (s.in_place && aligned) || (s.swapped && input != DType::tf32)) continue;
     // 13's 128 x 16 tiles only where C's columns fit one tile: wider, the model predicts their
     // K-loop up to 3x too fast (every larger shape of the sweep).
     if (s.thin && s.bn < s.bm && n > s.bn) continue;
-    out.push_back(estimate({s.name, 1}, m, n, k, input, aligned, device, transpose_a, transpose_b));
+    out.push_back(estimate({s.name, 1}, m, n, k, input, aligned, device, transpose_a, transpose_b, box_rows));
     for (const int splits : kSplits) {
       if (!weighs_split(s, splits, m, n, k, input, device.sms)) break;
-      out.push_back(estimate({s.name, splits}, m, n, k, input, aligned, device, transpose_a, transpose_b));
+      out.push_back(estimate({s.name, splits}, m, n, k, input, aligned, device, transpose_a, transpose_b, box_rows));
     }
   }
   if (input == DType::tf32 && std::min(m, n) <= kCudaCoreSkinnyThinmost) {
@@ -257,12 +298,14 @@ KernelChoice choose_kernel(const GemmArgs& args) {
   SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
   // As the kernels see the operands: the copies of those stored transposed have aligned rows.
   const bool aligned = operands_16b_aligned(smemlab::detail::as_copied(args, dtype_bytes(args.input)));
-  using Key = std::tuple<int, int, int, int, DType, bool, bool, bool>;
+  const BoxRows rows = box_rows_of(args);
+  using Key = std::tuple<int, int, int, int, DType, bool, bool, bool, double, double>;
   static smemlab::detail::Memo<Key, KernelChoice> choices;
-  return choices.get(Key{device, args.m, args.n, args.k, args.input, aligned, args.transpose_a, args.transpose_b}, [&] {
+  const Key key{device, args.m, args.n, args.k, args.input, aligned, args.transpose_a, args.transpose_b, rows.a, rows.b};
+  return choices.get(key, [&] {
     const DevicePlan d = device_plan();
     return rank_kernels(args.m, args.n, args.k, args.input, aligned, d.hopper, d.tuning, args.transpose_a,
-                        args.transpose_b)
+                        args.transpose_b, rows)
         .front()
         .choice;
   });

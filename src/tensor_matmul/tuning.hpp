@@ -103,6 +103,25 @@ struct TensorTuning {
 [[nodiscard]] std::span<const TensorTuning> tensor_tunings();
 [[nodiscard]] const TensorTuning& tensor_tuning(int cc_major, int cc_minor, int sms);
 
+// The L2 serves 128-byte lines: a 128-byte row of a TMA box that starts off a line takes two
+// requests. lines_per_box_row is the mean number of lines a box row of one operand touches over
+// its rows, from the bytes between its rows (`pitch`), its start's offset from a line (`base`)
+// and the bytes of a row a box holds (`row`, at most 128): 1 where every row starts on a line
+// or fits inside one, up to 2.
+[[nodiscard]] double lines_per_box_row(long long pitch, long long base, int row);
+// Those of A and of B, as stored, for the model: 1 for an operand copied before the kernel
+// (rows not 16-byte aligned, or stored transposed for a kernel that does not read it so),
+// whose copy's rows start on lines.
+struct BoxRows {
+  double a = 1.0;
+  double b = 1.0;
+};
+// Of a call's operands as stored (a row's bytes along K, or along M or N for Aᵀ and a row-major B).
+[[nodiscard]] BoxRows box_rows_of(const GemmArgs& args);
+// Of dense row-major operands (lda = k, ldb = n, each starting on a line, as cudaMalloc's do):
+// the model's for a shape alone, as dense_rows_aligned.
+[[nodiscard]] BoxRows dense_box_rows(int n, int k, DType input);
+
 // The model's account of one choice for an m x n x k product.
 struct KernelEstimate {
   KernelChoice choice;
@@ -114,9 +133,11 @@ struct KernelEstimate {
   double extra_ns = 0;   // launches, repacked operands, partial sums
   double ns = 0;         // predicted: extra + max(compute, memory)
 };
-// transpose_a, transpose_b: the operands stored transposed (GemmArgs).
+// transpose_a, transpose_b: the operands stored transposed (GemmArgs); box_rows: where their
+// rows lie (box_rows_of), for the kernels that read them by TMA boxes.
 [[nodiscard]] KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType input, bool aligned,
-                                      const TensorTuning& device, bool transpose_a = false, bool transpose_b = false);
+                                      const TensorTuning& device, bool transpose_a = false, bool transpose_b = false,
+                                      BoxRows box_rows = {});
 // Whether the kernel reads a B stored transposed (N x K) as stored: the wgmma tiles of steps 11
 // and 12, K-major in every type; and an A stored transposed (K x M): the same tiles, M-major, in
 // bf16 and half. Every other operand stored transposed is copied row-major first.
@@ -136,7 +157,7 @@ struct KernelEstimate {
 // the FP32 family's model with the current GPU's DRAM peak (the measured GPU's without one).
 [[nodiscard]] std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool aligned, bool hopper,
                                                        const TensorTuning& device, bool transpose_a = false,
-                                                       bool transpose_b = false);
+                                                       bool transpose_b = false, BoxRows box_rows = {});
 // The fastest for these arguments on the current device.
 [[nodiscard]] KernelChoice choose_kernel(const GemmArgs& args);
 // Launches a choice (UsageError for an unknown kernel).

@@ -151,6 +151,31 @@ TEST(TensorChooser, RangesOfKAreNeverEmpty) {
     }
 }
 
+// A 128-byte box row that starts off a 128-byte line touches two: rows 2,000 bytes apart start
+// on a line one time in 8; rows of 32 bytes at most fit inside one.
+TEST(TensorChooser, CountsTheLinesABoxRowTouches) {
+  EXPECT_DOUBLE_EQ(tensor_matmul::lines_per_box_row(4096, 0, 128), 1.0);
+  EXPECT_DOUBLE_EQ(tensor_matmul::lines_per_box_row(4096, 16, 128), 2.0);
+  EXPECT_DOUBLE_EQ(tensor_matmul::lines_per_box_row(2000, 0, 128), 1.875);
+  EXPECT_DOUBLE_EQ(tensor_matmul::lines_per_box_row(8000, 0, 128), 1.5);
+  EXPECT_DOUBLE_EQ(tensor_matmul::lines_per_box_row(32, 0, 32), 1.0);
+  const auto dense = tensor_matmul::dense_box_rows(3000, 1000, DType::bf16);
+  EXPECT_DOUBLE_EQ(dense.a, 1.875);  // 2,000-byte rows of A
+  EXPECT_DOUBLE_EQ(dense.b, 1.875);  // 6,000-byte rows of B
+  // A call's operands as stored: rows not 16-byte aligned are copied onto lines first.
+  alignas(256) static std::byte memory[256];
+  tensor_matmul::GemmArgs g{.input = DType::bf16, .m = 64, .n = 64, .k = 64, .a = memory + 16, .lda = 64,
+                            .b = memory, .ldb = 63};
+  const auto stored = tensor_matmul::box_rows_of(g);
+  EXPECT_DOUBLE_EQ(stored.a, 2.0);  // every row 16 bytes into a line
+  EXPECT_DOUBLE_EQ(stored.b, 1.0);
+  // 2000 x 3000 x 1000: both operands off lines make the tiles that stream B twice per pair of
+  // blocks slower than 11's pairs, which read it once (measured: 46.6 against 38.8 us, H100).
+  const auto off_lines =
+      tensor_matmul::rank_kernels(2000, 3000, 1000, DType::bf16, true, true, h100(), false, false, dense);
+  EXPECT_EQ(off_lines.front().choice.kernel, "clusters128x256");
+}
+
 TEST(TensorChooser, RanksEveryCandidateAndSplitsOnlyWhereTilesAreFew) {
   const auto ranked = tensor_matmul::rank_kernels(4096, 4096, 4096, DType::bf16, true, true, h100());
   ASSERT_FALSE(ranked.empty());
@@ -229,7 +254,8 @@ TEST(TensorChooser, PredictsWhatTheFitPredicted) {
     const auto shape = std::find_if(shapes.begin(), shapes.end(), [&](const auto& s) { return s.name == kernel; });
     ASSERT_NE(shape, shapes.end()) << key;
     const bool aligned = tensor_matmul::dense_rows_aligned(g.n, g.k, *type);  // the sweep's operands are dense
-    const auto e = tensor_matmul::estimate({shape->name, splits}, g.m, g.n, g.k, *type, aligned, h100());
+    const auto e = tensor_matmul::estimate({shape->name, splits}, g.m, g.n, g.k, *type, aligned, h100(), false, false,
+                                           tensor_matmul::dense_box_rows(g.n, g.k, *type));
     EXPECT_NEAR(e.ns, predicted.get<double>(), 1e-6 * predicted.get<double>() + 1e-3) << key;
   }
 }
