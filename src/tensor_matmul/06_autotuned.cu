@@ -105,8 +105,7 @@ std::string launch_plan(const Shape& s, DType type) {
 
 void launch_mma_kernel(std::string_view kernel, const GemmArgs& args, const LaunchContext& ctx) {
   constexpr std::string_view kInPlace = "inplace";
-  if (kernel.starts_with(kInPlace)) {  // the operands' rows as they are, however aligned
-    smemlab::detail::require_row_major(args.transpose_a, args.transpose_b, "the in-place kernel");
+  if (kernel.starts_with(kInPlace)) {  // the operands as they are stored, however aligned
     option_named(kernel.substr(kInPlace.size())).launch(args, ctx.stream, kRasterGroup);
     return;
   }

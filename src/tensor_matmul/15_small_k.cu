@@ -8,7 +8,9 @@
 // element at a time into shared memory (A's chunk with its rows contiguous for each element of
 // K, so that a warp reads four of its rows at once, every lane at the same address), and every
 // row of the tile is stored by 256 threads on consecutive columns: whole 32-byte sectors,
-// whatever C's alignment. The sums are in float, from the inputs as given (tf32 operands are
+// whatever C's alignment. Operands stored transposed are read where they lie too: A's chunk
+// then comes from consecutive elements of Aᵀ's rows (consecutive threads on consecutive rows of
+// A), B's from each thread's own row of Bᵀ (16 consecutive elements, a sector or two). The sums are in float, from the inputs as given (tf32 operands are
 // not rounded to tf32: the result is as precise as FP32's).
 // Should buy: C written near the DRAM's speed in one launch; at 299 x 8817 x 4 (bf16, 10.5 MB
 // of C) about 6 µs against cuBLAS's 10 and the in-place tensor-core tile's 21 on an H100.
@@ -46,9 +48,19 @@ __device__ __forceinline__ float element(const void* base, std::size_t at) {
   }
 }
 
+// Offsets of A's (row, k) and B's (k, column) as stored: row-major, or transposed (K x M, N x K).
+template <bool Transposed>
+__device__ __forceinline__ std::size_t a_at(const GemmArgs& g, int row, int k) {
+  return Transposed ? static_cast<std::size_t>(k) * g.lda + row : static_cast<std::size_t>(row) * g.lda + k;
+}
+template <bool Transposed>
+__device__ __forceinline__ std::size_t b_at(const GemmArgs& g, int k, int column) {
+  return Transposed ? static_cast<std::size_t>(column) * g.ldb + k : static_cast<std::size_t>(k) * g.ldb + column;
+}
+
 // One block's tile. Checked: it crosses C's last row or column (K's end is checked everywhere:
-// it falls inside the last chunk).
-template <class E, bool Checked>
+// it falls inside the last chunk). TransposedA, TransposedB: the operands as stored.
+template <class E, bool Checked, bool TransposedA, bool TransposedB>
 __device__ __forceinline__ void small_k_tile(const GemmArgs& g, int row0, int col0,
                                              float (&a_chunk)[kChunk][kRows],
                                              float (&b_chunk)[kChunk][kColumns]) {
@@ -61,12 +73,12 @@ __device__ __forceinline__ void small_k_tile(const GemmArgs& g, int row0, int co
       const int r = i % kRows;
       const int kk = i / kRows;
       const bool inside = k0 + kk < g.k && (!Checked || row0 + r < g.m);
-      a_chunk[kk][r] = inside ? element<E>(g.a, static_cast<std::size_t>(row0 + r) * g.lda + k0 + kk) : 0.0F;
+      a_chunk[kk][r] = inside ? element<E>(g.a, a_at<TransposedA>(g, row0 + r, k0 + kk)) : 0.0F;
     }
 #pragma unroll
     for (int kk = 0; kk < kChunk; ++kk) {
       const bool inside = k0 + kk < g.k && (!Checked || col0 + t < g.n);
-      b_chunk[kk][t] = inside ? element<E>(g.b, static_cast<std::size_t>(k0 + kk) * g.ldb + col0 + t) : 0.0F;
+      b_chunk[kk][t] = inside ? element<E>(g.b, b_at<TransposedB>(g, k0 + kk, col0 + t)) : 0.0F;
     }
     __syncthreads();
     const auto multiply = [&](int kk) {
@@ -96,16 +108,16 @@ __device__ __forceinline__ void small_k_tile(const GemmArgs& g, int row0, int co
 }
 
 // Block b: the tile in row b / column_tiles, column b % column_tiles.
-template <class E>
+template <class E, bool TransposedA, bool TransposedB>
 __global__ void __launch_bounds__(kThreads) small_k_kernel(GemmArgs g, int column_tiles) {
   __shared__ __align__(16) float a_chunk[kChunk][kRows];  // A's chunk, rows contiguous for each k
   __shared__ float b_chunk[kChunk][kColumns];
   const int row0 = static_cast<int>(blockIdx.x) / column_tiles * kRows;
   const int col0 = static_cast<int>(blockIdx.x) % column_tiles * kColumns;
   if (row0 + kRows > g.m || col0 + kColumns > g.n) {
-    small_k_tile<E, true>(g, row0, col0, a_chunk, b_chunk);
+    small_k_tile<E, true, TransposedA, TransposedB>(g, row0, col0, a_chunk, b_chunk);
   } else {
-    small_k_tile<E, false>(g, row0, col0, a_chunk, b_chunk);
+    small_k_tile<E, false, TransposedA, TransposedB>(g, row0, col0, a_chunk, b_chunk);
   }
 }
 
@@ -114,8 +126,19 @@ void launch_small_k(const GemmArgs& g, cudaStream_t stream) {
   const int column_tiles = (g.n + kColumns - 1) / kColumns;
   const long long tiles = static_cast<long long>((g.m + kRows - 1) / kRows) * column_tiles;
   if (tiles > 0x7FFFFFFFLL) throw std::invalid_argument("gemm: C has more tiles than a grid holds");
-  small_k_kernel<E><<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(g, column_tiles);
-  SMEMLAB_LAUNCH_CHECK();
+  const auto launch = [&](auto kernel) {
+    kernel<<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(g, column_tiles);
+    SMEMLAB_LAUNCH_CHECK();
+  };
+  if (g.transpose_a && g.transpose_b) {
+    launch(small_k_kernel<E, true, true>);
+  } else if (g.transpose_a) {
+    launch(small_k_kernel<E, true, false>);
+  } else if (g.transpose_b) {
+    launch(small_k_kernel<E, false, true>);
+  } else {
+    launch(small_k_kernel<E, false, false>);
+  }
 }
 
 // Per block and chunk of K, each thread stores 2 elements of A's chunk and 16 of B's; per
@@ -131,7 +154,7 @@ AccessModel small_k_model(const Shape& shape, DType input) {
                  (input == DType::bf16  ? "Bf16"
                   : input == DType::f16 ? "Half"
                                         : "Tf32") +
-                 ">(";
+                 ", false, false>(";  // operands row-major
   model.block = {kThreads, 1, 1};
   model.smem_bytes = sizeof(float) * kChunk * (kRows + kColumns);
   model.blocks = tiles;
@@ -156,7 +179,6 @@ AccessModel small_k_model(const Shape& shape, DType input) {
 }  // namespace
 
 void launch_small_k_kernel(const GemmArgs& args, const LaunchContext& ctx) {
-  smemlab::detail::require_row_major(args.transpose_a, args.transpose_b, "the short-K kernel");
   with_input_type(args.input, [&](auto e) { launch_small_k<decltype(e)>(args, ctx.stream); });
 }
 
@@ -169,7 +191,8 @@ TensorVariant small_k_variant() {
        .technique = "no tensor cores where K is a few elements: the product is bound by writing C",
        .smem = SmemKind::static_alloc,
        .dtypes = kTensorInputs,
-       .model = small_k_model},
+       .model = small_k_model,
+       .reads_transposed = true},
       launch_small_k_kernel};
 }
 

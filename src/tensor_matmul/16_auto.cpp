@@ -68,6 +68,11 @@ constexpr std::array<KernelShape, 15> kKernels{{
 constexpr std::array kSplits{2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
 // A range keeps at least this many K-steps, so that a ring of stages fills.
 constexpr int kMinStepsPerRange = 4;
+// 06's in-place tiles read an operand stored transposed an element at a time, a warp's loads
+// spread over 8 of its stored rows: measured at 0.19 of the DRAM's speed where that operand is
+// the traffic (47 x 11785 x 9073 with Bᵀ, bf16, inplace64x64: 214 MB in 360 us on an H100,
+// docs/results/data/tensor-auto-random-7129-nt-in-place-h100.json).
+constexpr double kInPlaceTransposedStream = 0.19;
 
 long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 
@@ -157,9 +162,17 @@ double row_major_copies_ns(int m, int n, int k, DType input, const TensorTuning&
 
 }  // namespace
 
-bool reads_stored_bt(const KernelShape& kernel) { return kernel.hopper && !kernel.thin && !kernel.swapped; }
+namespace {
+bool is_wgmma_tile(const KernelShape& kernel) { return kernel.hopper && !kernel.thin && !kernel.swapped; }
+}  // namespace
 
-bool reads_stored_at(const KernelShape& kernel, DType input) { return reads_stored_bt(kernel) && input != DType::tf32; }
+bool reads_stored_bt(const KernelShape& kernel) {
+  return is_wgmma_tile(kernel) || kernel.cuda_cores || kernel.in_place;
+}
+
+bool reads_stored_at(const KernelShape& kernel, DType input) {
+  return (is_wgmma_tile(kernel) && input != DType::tf32) || kernel.cuda_cores || kernel.in_place;
+}
 
 double lines_per_box_row(long long pitch, long long base, int row) {
   constexpr long long kLine = 128;
@@ -223,8 +236,10 @@ KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType i
   const double round_ns = r.item_ns + k_loop_ns + 4.0 * s.bm * s.bn * active / device.dram_bytes_per_ns;
   e.compute_ns = static_cast<double>(ceil_div(e.items, slots)) * round_ns;
   const double mn = static_cast<double>(m) * n;
-  e.memory_ns =
-      elem * (static_cast<double>(m) * k + static_cast<double>(k) * n) / (device.dram_bytes_per_ns * r.stream);
+  const double a_stream = s.in_place && transpose_a ? kInPlaceTransposedStream : 1.0;
+  const double b_stream = s.in_place && transpose_b ? kInPlaceTransposedStream : 1.0;
+  e.memory_ns = elem * (static_cast<double>(m) * k / a_stream + static_cast<double>(k) * n / b_stream) /
+                (device.dram_bytes_per_ns * r.stream);
   e.extra_ns = device.launch_ns;
   // The second kernel reads every range's sums and writes C; a cluster adds them on chip.
   if (ranges.count > 1 && !s.thin)
@@ -263,7 +278,10 @@ std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool 
                                          BoxRows box_rows) {
   std::vector<KernelEstimate> out;
   for (const KernelShape& s : kKernels) {
-    if ((s.hopper && !hopper) || (s.in_place && aligned) || (s.swapped && input != DType::tf32)) continue;
+    // The in-place kernels are the others' tiles where rows are aligned, unless an operand is
+    // stored transposed: they read it as stored, an element at a time.
+    const bool in_place_differs = !aligned || transpose_a || transpose_b;
+    if ((s.hopper && !hopper) || (s.in_place && !in_place_differs) || (s.swapped && input != DType::tf32)) continue;
     // 13's 128 x 16 tiles only where C's columns fit one tile: wider, the model predicts their
     // K-loop up to 3x too fast (every larger shape of the sweep).
     if (s.thin && s.bn < s.bm && n > s.bn) continue;

@@ -112,9 +112,11 @@ using BTile = std::conditional_t<kIsTf32<E>, TileLayout<L, BN * 4, 32, 1, 3>, Ti
 // tf32's always are): four cp.async of 4 bytes, still asynchronous, so a ring of stages still
 // hides the loads behind the math. Granule 2 (2-byte types whose rows start on odd elements):
 // element by element through registers, each load waited for before its store to shared memory.
+// The chunk's elements lie `stride` elements apart from `row`: 1 for a row as stored, the
+// leading dimension for a column of an operand stored transposed (granules of one element only).
 template <class E, int Granule, bool Checked>
 __device__ __forceinline__ void copy_chunk(char* dst, const typename E::Storage* row, int col, int cols,
-                                           bool row_valid) {
+                                           bool row_valid, std::size_t stride = 1) {
   constexpr int kElems = kChunkElems<E>;
   static_assert(Granule == 16 || Granule == 4 || Granule == kElemBytes<E>);
   if constexpr (Granule == 16) {
@@ -128,21 +130,24 @@ __device__ __forceinline__ void copy_chunk(char* dst, const typename E::Storage*
       const int first = col + i * kPerGranule;
       int bytes = 4;
       if constexpr (Checked) bytes = row_valid ? min(4, max(0, (cols - first) * kElemBytes<E>)) : 0;
-      smemlab::detail::cp_async4_bytes(dst + 4 * i, bytes > 0 ? row + first : row, bytes);
+      smemlab::detail::cp_async4_bytes(dst + 4 * i, bytes > 0 ? row + first * stride : row, bytes);
     }
   } else {
     using Bits = std::conditional_t<kElemBytes<E> == 2, std::uint16_t, std::uint32_t>;
     const auto* src = reinterpret_cast<const Bits*>(row);
     Bits v[kElems];
 #pragma unroll
-    for (int i = 0; i < kElems; ++i) v[i] = (!Checked || (row_valid && col + i < cols)) ? src[col + i] : Bits{0};
+    for (int i = 0; i < kElems; ++i) v[i] = (!Checked || (row_valid && col + i < cols)) ? src[(col + i) * stride] : Bits{0};
     *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(v);
   }
 }
 
 // The widest copy every row of A and B allows: 16 bytes where both operands' pointers and
-// leading dimensions are multiples of 16 bytes, else 4 where they are of 4, else one element.
+// leading dimensions are multiples of 16 bytes, else 4 where they are of 4, else one element;
+// one element where an operand is stored transposed (its chunks are columns, read an element
+// at a time).
 inline int copy_granule(const GemmArgs& g) {
+  if (g.transpose_a || g.transpose_b) return static_cast<int>(dtype_bytes(g.input));
   if (operands_16b_aligned(g)) return 16;
   const auto elem = static_cast<std::uintptr_t>(dtype_bytes(g.input));
   const bool rows_4b_aligned = reinterpret_cast<std::uintptr_t>(g.a) % 4 == 0 &&
@@ -158,7 +163,7 @@ void with_copy_granule(const GemmArgs& g, F&& f) {
   const int granule = copy_granule(g);
   if (granule == 16) {
     f(std::integral_constant<int, 16>{});
-  } else if (kElemBytes<E> == 4 || granule == 4) {
+  } else if (kElemBytes<E> == 4 || granule == 4) {  // tf32's one element is 4 bytes
     f(std::integral_constant<int, 4>{});
   } else if constexpr (kElemBytes<E> == 2) {
     f(std::integral_constant<int, 2>{});
@@ -181,14 +186,23 @@ __device__ __forceinline__ void copy_k_step(const GemmArgs& g, const TileOrigin&
   const auto* a = static_cast<const typename E::Storage*>(g.a);
   const auto* b = static_cast<const typename E::Storage*>(g.b);
   static_assert(BM * kAChunksPerRow % Threads == 0 && kBRows * kBChunksPerRow % Threads == 0);
+  // An operand stored transposed (copied an element at a time): a row of the tile is a column
+  // of what is stored, its elements a leading dimension apart.
+  constexpr bool kMayTranspose = Granule == kElemBytes<E>;
+  const bool a_transposed = kMayTranspose && g.transpose_a;
+  const bool b_transposed = kMayTranspose && g.transpose_b;
+  const std::size_t a_row_step = a_transposed ? 1 : g.lda;
+  const std::size_t a_stride = a_transposed ? g.lda : 1;
+  const std::size_t b_row_step = b_transposed ? 1 : g.ldb;
+  const std::size_t b_stride = b_transposed ? g.ldb : 1;
 #pragma unroll
   for (int i = 0; i < BM * kAChunksPerRow / Threads; ++i) {
     const int e = tid + i * Threads;
     const int r = e / kAChunksPerRow;
     const int c = e % kAChunksPerRow;
     const bool row_valid = !Checked || t.row0 + r < g.m;
-    const auto* row = a + static_cast<std::size_t>(row_valid ? t.row0 + r : 0) * g.lda;
-    copy_chunk<E, Granule, Checked>(a_stage + A::offset(r, c), row, k0 + c * kElems, g.k, row_valid);
+    const auto* row = a + static_cast<std::size_t>(row_valid ? t.row0 + r : 0) * a_row_step;
+    copy_chunk<E, Granule, Checked>(a_stage + A::offset(r, c), row, k0 + c * kElems, g.k, row_valid, a_stride);
   }
 #pragma unroll
   for (int i = 0; i < kBRows * kBChunksPerRow / Threads; ++i) {
@@ -196,8 +210,8 @@ __device__ __forceinline__ void copy_k_step(const GemmArgs& g, const TileOrigin&
     const int r = e / kBChunksPerRow;
     const int c = e % kBChunksPerRow;
     const bool row_valid = !Checked || k0 + r < g.k;
-    const auto* row = b + static_cast<std::size_t>(row_valid ? k0 + r : 0) * g.ldb;
-    copy_chunk<E, Granule, Checked>(b_stage + B::offset(r, c), row, t.col0 + c * kElems, g.n, row_valid);
+    const auto* row = b + static_cast<std::size_t>(row_valid ? k0 + r : 0) * b_row_step;
+    copy_chunk<E, Granule, Checked>(b_stage + B::offset(r, c), row, t.col0 + c * kElems, g.n, row_valid, b_stride);
   }
 }
 

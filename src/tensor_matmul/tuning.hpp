@@ -33,12 +33,14 @@ struct TileChoice {
 
 // A kernel the chooser can launch: its name (mma: the mma.sync kernels of step 06, on operands
 // copied to 16-byte-aligned rows first where they are not; inplace: the same kernels reading
-// unaligned rows where they lie, 4 bytes or one element at a time; wgmma: the Hopper kernels
+// unaligned rows where they lie, 4 bytes or one element at a time, and operands stored
+// transposed an element at a time; wgmma: the Hopper kernels
 // of steps 10 and 12; clusters: step 11's pairs; skinny: step 13's thin tiles; swapped: step
 // 14's tf32 tiles of C's transpose; smallk: step 15's CUDA-core tiles), block tile (of C),
 // blocks resident per SM, whether it needs compute capability 9.0 (wgmma, or clusters),
 // whether the chooser divides its K into ranges, whether it reads unaligned operands in place
-// (weighed only for those: on aligned ones it is the mma kernel of its tile), whether it is one
+// (weighed only for those and for operands stored transposed: on aligned row-major ones it is
+// the mma kernel of its tile), whether it is one
 // of 13's thin tiles (mma.sync, which divide K themselves: thin_tile_ranges), whether it is one
 // of 14's (tf32 only, B read as stored), and whether it runs on the CUDA cores (15's: any
 // operands read where they lie, always weighed, K in steps of kCudaCoreKStep elements), and how
@@ -140,7 +142,8 @@ struct KernelEstimate {
                                       BoxRows box_rows = {});
 // Whether the kernel reads a B stored transposed (N x K) as stored: the wgmma tiles of steps 11
 // and 12, K-major in every type; and an A stored transposed (K x M): the same tiles, M-major, in
-// bf16 and half. Every other operand stored transposed is copied row-major first.
+// bf16 and half. 15's CUDA-core tiles and 06's in-place tiles read both where they lie, in
+// every type. Every other operand stored transposed is copied row-major first.
 [[nodiscard]] bool reads_stored_bt(const KernelShape& kernel);
 [[nodiscard]] bool reads_stored_at(const KernelShape& kernel, DType input);
 // Whether dense operands (lda = k, ldb = n, bases on 16-byte boundaries) have 16-byte-aligned
@@ -152,7 +155,7 @@ struct KernelEstimate {
 [[nodiscard]] bool weighs_split(const KernelShape& kernel, int splits, int m, int n, int k, DType input, int sms);
 // Every choice the model weighs (each kernel whole, the splitting ones also in 2 to 64 ranges
 // while weighs_split holds), fastest first; the Hopper kernels only where `hopper`, the
-// in-place ones only for unaligned operands, 13's 128 x 16 tiles only where n <= 16, 14's
+// in-place ones only for unaligned operands or operands stored transposed, 13's 128 x 16 tiles only where n <= 16, 14's
 // only in tf32; in tf32 with m or n <= kCudaCoreSkinnyThinmost, also kCudaCoreSkinny, timed by
 // the FP32 family's model with the current GPU's DRAM peak (the measured GPU's without one).
 [[nodiscard]] std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool aligned, bool hopper,
