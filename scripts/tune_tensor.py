@@ -29,6 +29,9 @@ scan minimising the log error of the rows the rates are fitted to), dram_bytes_p
 fastest time at the memory-bound shapes (m or n of 16; C is 0.4% of those bytes there), each
 kernel's stream from its own fastest time there, and partial_bytes_per_ns (a scan over the
 split rows). The JSON keeps every swept time and the model's prediction of it.
+The sweep's operands are dense and row-major, so the model's terms for operands stored
+transposed (which kernels read them as stored, the copies and repacks, the in-place tiles'
+reading speed of them) live in 16_auto.cpp only.
 """
 import argparse
 import json

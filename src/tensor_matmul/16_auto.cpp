@@ -193,13 +193,17 @@ BoxRows dense_box_rows(int n, int k, DType input) {
 
 BoxRows box_rows_of(const GemmArgs& args) {
   const auto elem = static_cast<long long>(dtype_bytes(args.input));
+  const auto aligned = [&](const void* p, int ld) {
+    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld * elem % 16 == 0;
+  };
   const auto rows_of = [&](const void* p, int ld, int contiguous) {
+    if (!aligned(p, ld)) return 1.0;  // copied to rows on lines first
     const auto at = static_cast<long long>(reinterpret_cast<std::uintptr_t>(p));
-    if (at % 16 != 0 || ld * elem % 16 != 0) return 1.0;  // copied to rows on lines first
     return lines_per_box_row(ld * elem, at % 128, static_cast<int>(std::min<long long>(contiguous * elem, 128)));
   };
   return {rows_of(args.a, args.lda, args.transpose_a ? args.m : args.k),
-          rows_of(args.b, args.ldb, args.transpose_b ? args.k : args.n)};
+          rows_of(args.b, args.ldb, args.transpose_b ? args.k : args.n), aligned(args.a, args.lda),
+          aligned(args.b, args.ldb)};
 }
 
 KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType input, bool aligned,
@@ -252,6 +256,16 @@ KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType i
   const bool transposes_b = s.hopper && !s.thin && !s.swapped && input == DType::tf32 && !transpose_b;
   e.extra_ns += row_major_copies_ns(m, n, k, input, device, transpose_a && !reads_stored_at(s, input),
                                     transpose_b && !reads_stored_bt(s));
+  // An operand stored transposed that the TMA tiles read as stored, with rows not 16-byte
+  // aligned: repacked as stored first (a launch, its elements read and written). Where the
+  // row-major operands are unaligned, the copy of both below counts it already.
+  const auto repack_ns = [&](double elements) {
+    return device.launch_ns + 2.0 * elem * elements / device.dram_bytes_per_ns;
+  };
+  if (aligned && boxes && transpose_a && reads_stored_at(s, input) && !box_rows.a_aligned)
+    e.extra_ns += repack_ns(static_cast<double>(m) * k);
+  if (aligned && boxes && transpose_b && reads_stored_bt(s) && !box_rows.b_aligned)
+    e.extra_ns += repack_ns(static_cast<double>(k) * n);
   if (!aligned && !s.in_place && !s.cuda_cores)
     e.extra_ns += device.launch_ns + 2.0 * elem *
                                          (static_cast<double>(m) * k + (transposes_b ? 0.0 : static_cast<double>(k) * n)) /
@@ -317,9 +331,10 @@ KernelChoice choose_kernel(const GemmArgs& args) {
   // As the kernels see the operands: the copies of those stored transposed have aligned rows.
   const bool aligned = operands_16b_aligned(smemlab::detail::as_copied(args, dtype_bytes(args.input)));
   const BoxRows rows = box_rows_of(args);
-  using Key = std::tuple<int, int, int, int, DType, bool, bool, bool, double, double>;
+  using Key = std::tuple<int, int, int, int, DType, bool, bool, bool, double, double, bool, bool>;
   static smemlab::detail::Memo<Key, KernelChoice> choices;
-  const Key key{device, args.m, args.n, args.k, args.input, aligned, args.transpose_a, args.transpose_b, rows.a, rows.b};
+  const Key key{device,           args.m,           args.n, args.k, args.input,  aligned,
+                args.transpose_a, args.transpose_b, rows.a, rows.b, rows.a_aligned, rows.b_aligned};
   return choices.get(key, [&] {
     const DevicePlan d = device_plan();
     return rank_kernels(args.m, args.n, args.k, args.input, aligned, d.hopper, d.tuning, args.transpose_a,

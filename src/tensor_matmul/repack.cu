@@ -52,8 +52,7 @@ AlignedOperands::AlignedOperands(const GemmArgs& args, const LaunchContext& ctx,
   const bool b_as_stored = args.transpose_b && b_operand == BOperand::transposed;
   const bool a_as_stored = a_operand == AOperand::transposed;
   if ((args.transpose_a != a_as_stored) || (args.transpose_b && !b_as_stored))
-    throw std::logic_error("gemm: an operand stored transposed reached a kernel that reads it row-major, or the "
-                           "reverse");
+    throw std::logic_error("gemm: an operand's storage does not match how the kernel reads it");
   const Repack a = a_as_stored ? repack_of(args.a, args.k, args.m, args.lda, args.input)
                                : repack_of(args.a, args.m, args.k, args.lda, args.input);
   const Repack b = b_as_stored                           ? repack_of(args.b, args.n, args.k, args.ldb, args.input)

@@ -113,10 +113,14 @@ struct TensorTuning {
 [[nodiscard]] double lines_per_box_row(long long pitch, long long base, int row);
 // Those of A and of B, as stored, for the model: 1 for an operand copied before the kernel
 // (rows not 16-byte aligned, or stored transposed for a kernel that does not read it so),
-// whose copy's rows start on lines.
+// whose copy's rows start on lines; and whether each one's stored rows are 16-byte aligned
+// (`aligned` of the model judges the operands stored transposed as their row-major copies: one
+// that a TMA kernel reads as stored with unaligned rows is repacked first, and charged so).
 struct BoxRows {
   double a = 1.0;
   double b = 1.0;
+  bool a_aligned = true;
+  bool b_aligned = true;
 };
 // Of a call's operands as stored (a row's bytes along K, or along M or N for Aᵀ and a row-major B).
 [[nodiscard]] BoxRows box_rows_of(const GemmArgs& args);

@@ -681,8 +681,8 @@ void launch_wgmma_with(const GemmArgs& g, cudaStream_t stream, int group, KSplit
 // Operands TMA cannot read (rows not 16-byte aligned) are repacked first; tf32 reads B's
 // transpose, except on swapped tiles (tf32 only). ReadsStored (the default call's tiles): B
 // stored transposed (N x K) is read as stored, K-major, in every type, and A stored transposed
-// (K x M) M-major in bf16 and half; without it such operands were copied row-major before, as
-// Aᵀ in tf32 is. With splits > 1, K's steps are divided into that many ranges (fewer
+// (K x M) M-major in bf16 and half; without it such operands are given row-major copies by the
+// caller (with_row_major_operands), as Aᵀ in tf32 is. With splits > 1, K's steps are divided into that many ranges (fewer
 // where K has fewer steps), whose partial sums go to the workspace after the repacked operands
 // and are added in range order by a second kernel.
 template <class Cfg, bool ReadsStored = false>
