@@ -69,11 +69,12 @@ void gemm(const GemmArgs& args, const LaunchContext& ctx);
 // copies of A and B where their rows are not 16-byte aligned, for tf32 for B's transpose (the
 // wgmma steps read B K-major in tf32), for row-major copies of operands stored transposed (the
 // kernels that read them row-major only; cuBLAS, the default call's Hopper tiles (Bᵀ, and Aᵀ
-// in bf16 and half) and its small tiles read them as stored), and for the partial sums of K's
-// ranges where the split-K step or the default call divides K (ranges x M x N floats); 0 for
-// aligned bf16 or half operands whose K stays whole. The arguments count whole, pointers
-// included: their alignment, and where rows fall on 128-byte lines, steer the default call's
-// choice and so its ranges of K. Size the workspace with the arguments of the call.
+// in bf16 and half) and its CUDA-core and in-place tiles read them as stored), and for the
+// partial sums of K's ranges where the split-K step or the default call divides K (ranges x M
+// x N floats); 0 for aligned bf16 or half operands, none stored transposed, whose K stays
+// whole. The size depends on every field, pointers included (their alignment, and where rows
+// fall on 128-byte lines, steer the default call's choice and so its ranges of K): pass the
+// same arguments to workspace_bytes and to gemm.
 [[nodiscard]] std::size_t workspace_bytes(const GemmArgs& args);
 
 // Largest accepted ||C - C_ref||_F / ||C_ref||_F against an FP64 product of the same inputs,

@@ -6,12 +6,14 @@
 // on stores of two columns in eight rows a warp. Here a block of 256 threads owns a 32 x 256
 // tile of C, thread t its column t; each 16-element chunk of K is read where it lies, an
 // element at a time into shared memory (A's chunk with its rows contiguous for each element of
-// K, so that a warp reads four of its rows at once, every lane at the same address), and every
-// row of the tile is stored by 256 threads on consecutive columns: whole 32-byte sectors,
-// whatever C's alignment. Operands stored transposed are read where they lie too: A's chunk
-// then comes from consecutive elements of Aᵀ's rows (consecutive threads on consecutive rows of
-// A), B's from each thread's own row of Bᵀ (16 consecutive elements, a sector or two). The sums are in float, from the inputs as given (tf32 operands are
-// not rounded to tf32: the result is as precise as FP32's).
+// K, so that each thread reads four rows' values for one k in one 16-byte load, all lanes of a
+// warp at one address: a broadcast), and every row of the tile is stored by 256 threads on
+// consecutive columns: whole 32-byte sectors, whatever C's alignment. Operands stored
+// transposed are read where they lie too: A's chunk then comes from consecutive elements of
+// Aᵀ's rows (consecutive threads on consecutive rows of A), B's from each thread's own row of
+// Bᵀ (16 consecutive elements: one or two 32-byte sectors, two or three in tf32). The sums are
+// in float, from the inputs as given (tf32 operands are not rounded to tf32: the result is as
+// precise as FP32's).
 // Should buy: C written near the DRAM's speed in one launch; at 299 x 8817 x 4 (bf16, 10.5 MB
 // of C) about 6 µs against cuBLAS's 10 and the in-place tensor-core tile's 21 on an H100.
 #include <cuda_bf16.h>

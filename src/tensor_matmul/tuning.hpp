@@ -109,13 +109,13 @@ struct TensorTuning {
 // requests. lines_per_box_row is the mean number of lines a box row of one operand touches over
 // its rows, from the bytes between its rows (`pitch`), its start's offset from a line (`base`)
 // and the bytes of a row a box holds (`row`, at most 128): 1 where every row starts on a line
-// or fits inside one, up to 2.
+// or lies inside one, up to 2.
 [[nodiscard]] double lines_per_box_row(long long pitch, long long base, int row);
-// Those of A and of B, as stored, for the model: 1 for an operand copied before the kernel
-// (rows not 16-byte aligned, or stored transposed for a kernel that does not read it so),
-// whose copy's rows start on lines; and whether each one's stored rows are 16-byte aligned
-// (`aligned` of the model judges the operands stored transposed as their row-major copies: one
-// that a TMA kernel reads as stored with unaligned rows is repacked first, and charged so).
+// Those of A and of B as stored, for the model (1 for rows not 16-byte aligned: they are
+// copied onto lines first; estimate() counts 1 as well for an operand stored transposed that
+// the kernel does not read as stored). a_aligned, b_aligned: the stored rows are 16-byte
+// aligned. A TMA kernel that reads an operand as stored repacks it first where they are not,
+// and the model charges that.
 struct BoxRows {
   double a = 1.0;
   double b = 1.0;
@@ -146,8 +146,9 @@ struct KernelEstimate {
                                       BoxRows box_rows = {});
 // Whether the kernel reads a B stored transposed (N x K) as stored: the wgmma tiles of steps 11
 // and 12, K-major in every type; and an A stored transposed (K x M): the same tiles, M-major, in
-// bf16 and half. 15's CUDA-core tiles and 06's in-place tiles read both where they lie, in
-// every type. Every other operand stored transposed is copied row-major first.
+// bf16 and half. The CUDA-core tiles (cuda_cores) and the in-place tiles (in_place) read both
+// where they lie, in every type. Every other operand stored transposed is copied row-major
+// first.
 [[nodiscard]] bool reads_stored_bt(const KernelShape& kernel);
 [[nodiscard]] bool reads_stored_at(const KernelShape& kernel, DType input);
 // Whether dense operands (lda = k, ldb = n, bases on 16-byte boundaries) have 16-byte-aligned
