@@ -92,9 +92,10 @@ def thin_ranges(wide, m, n, k, k_step, sms):
 
 def lines_per_box_row(pitch, base, row):
     """As lines_per_box_row in src/tensor_matmul/16_auto.cpp: the mean 128-byte lines a box row
-    of `row` bytes touches, its rows `pitch` bytes apart from `base` bytes into a line."""
+    touches (at most 128 of a row's `row` bytes), its rows `pitch` bytes apart from `base` bytes
+    into a line."""
     cycle = 128 // math.gcd(pitch % 128 or 128, 128)
-    straddling = sum(1 for r in range(cycle) if (base + r * pitch) % 128 + row > 128)
+    straddling = sum(1 for r in range(cycle) if (base + r * pitch) % 128 + min(row, 128) > 128)
     return 1 + straddling / cycle
 
 
@@ -105,9 +106,9 @@ def geometry(kernel, splits, size, dtype, sms):
     aligned = k % (16 // elem) == 0 and n % (16 // elem) == 0
     boxes = KERNELS[kernel][3] and not KERNELS[kernel][6]  # the Hopper tiles but 13's (mma.sync)
     # Dense operands on lines; copies (unaligned rows, tf32's B transposed but for 14's) too.
-    a_lines = lines_per_box_row(k * elem, 0, min(k * elem, 128)) if boxes and aligned else 1
+    a_lines = lines_per_box_row(k * elem, 0, k * elem) if boxes and aligned else 1
     b_as_stored = boxes and aligned and (dtype != "tf32" or KERNELS[kernel][7])
-    b_lines = lines_per_box_row(n * elem, 0, min(n * elem, 128)) if b_as_stored else 1
+    b_lines = lines_per_box_row(n * elem, 0, n * elem) if b_as_stored else 1
     k_step = 16 if KERNELS[kernel][8] else 128 // ELEM[dtype]
     if KERNELS[kernel][6]:
         splits = thin_ranges(bm < bn, m, n, k, k_step, sms)

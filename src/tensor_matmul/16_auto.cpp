@@ -174,36 +174,32 @@ bool reads_stored_at(const KernelShape& kernel, DType input) {
   return (is_wgmma_tile(kernel) && input != DType::tf32) || kernel.cuda_cores || kernel.in_place;
 }
 
-double lines_per_box_row(long long pitch, long long base, int row) {
+double lines_per_box_row(long long pitch, long long base, long long row) {
   constexpr long long kLine = 128;
   // Row r starts (base + r pitch) mod 128 bytes into a line: a cycle of 128 / gcd(pitch, 128) rows.
   const long long cycle = kLine / std::gcd(pitch % kLine == 0 ? kLine : pitch % kLine, kLine);
   long long straddling = 0;
-  for (long long r = 0; r < cycle; ++r) straddling += (base + r * pitch) % kLine + row > kLine ? 1 : 0;
+  const long long in_box = std::min<long long>(row, kLine);
+  for (long long r = 0; r < cycle; ++r) straddling += (base + r * pitch) % kLine + in_box > kLine ? 1 : 0;
   return 1.0 + static_cast<double>(straddling) / static_cast<double>(cycle);
 }
 
 BoxRows dense_box_rows(int n, int k, DType input) {
   const auto elem = static_cast<long long>(dtype_bytes(input));
-  const auto rows = [&](long long contiguous) {
-    return lines_per_box_row(contiguous * elem, 0, static_cast<int>(std::min<long long>(contiguous * elem, 128)));
-  };
-  return {rows(k), rows(n)};
+  return {lines_per_box_row(k * elem, 0, k * elem), lines_per_box_row(n * elem, 0, n * elem)};
 }
 
 BoxRows box_rows_of(const GemmArgs& args) {
   const auto elem = static_cast<long long>(dtype_bytes(args.input));
-  const auto aligned = [&](const void* p, int ld) {
-    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld * elem % 16 == 0;
+  const bool a_aligned = detail::rows_16b_aligned(args.a, args.lda, args.input);
+  const bool b_aligned = detail::rows_16b_aligned(args.b, args.ldb, args.input);
+  const auto lines = [&](bool aligned, const void* p, int ld, long long contiguous) {
+    if (!aligned) return 1.0;  // copied to rows on lines first
+    return lines_per_box_row(ld * elem, static_cast<long long>(reinterpret_cast<std::uintptr_t>(p) % 128),
+                             contiguous * elem);
   };
-  const auto rows_of = [&](const void* p, int ld, int contiguous) {
-    if (!aligned(p, ld)) return 1.0;  // copied to rows on lines first
-    const auto at = static_cast<long long>(reinterpret_cast<std::uintptr_t>(p));
-    return lines_per_box_row(ld * elem, at % 128, static_cast<int>(std::min<long long>(contiguous * elem, 128)));
-  };
-  return {rows_of(args.a, args.lda, args.transpose_a ? args.m : args.k),
-          rows_of(args.b, args.ldb, args.transpose_b ? args.k : args.n), aligned(args.a, args.lda),
-          aligned(args.b, args.ldb)};
+  return {lines(a_aligned, args.a, args.lda, args.transpose_a ? args.m : args.k),
+          lines(b_aligned, args.b, args.ldb, args.transpose_b ? args.k : args.n), a_aligned, b_aligned};
 }
 
 KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType input, bool aligned,

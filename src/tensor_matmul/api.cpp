@@ -4,11 +4,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdint>
 #include <stdexcept>
 
 #include "core/gemm_operands.hpp"
 #include "smemlab/error.hpp"
+#include "tensor_matmul/repack.hpp"
 #include "tensor_matmul/variants.hpp"
 
 namespace smemlab::tensor_matmul {
@@ -61,9 +61,7 @@ void gemm(const TensorVariant& variant, const GemmArgs& call, const LaunchContex
 void gemm(const GemmArgs& args, const LaunchContext& ctx) { gemm(find("auto"), args, ctx); }
 
 bool operands_16b_aligned(const GemmArgs& g) {
-  const auto elems_per_16b = static_cast<int>(16 / dtype_bytes(g.input));
-  const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  return aligned(g.a) && aligned(g.b) && g.lda % elems_per_16b == 0 && g.ldb % elems_per_16b == 0;
+  return detail::rows_16b_aligned(g.a, g.lda, g.input) && detail::rows_16b_aligned(g.b, g.ldb, g.input);
 }
 
 double relative_tolerance(DType input, int k) {

@@ -30,8 +30,7 @@ struct Repack {
 
 // The copy's rows start on 128-byte boundaries (line_aligned_ld).
 Repack repack_of(const void* p, int rows, int cols, int ld, DType type) {
-  const auto chunk = static_cast<int>(16 / dtype_bytes(type));
-  if (reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % chunk == 0) return {ld, 0};
+  if (rows_16b_aligned(p, ld, type)) return {ld, 0};
   const int aligned_ld = smemlab::detail::line_aligned_ld(cols, dtype_bytes(type));
   return {aligned_ld, round_up(static_cast<std::size_t>(rows) * aligned_ld * dtype_bytes(type), 256)};
 }
@@ -91,6 +90,10 @@ AlignedOperands::AlignedOperands(const GemmArgs& args, const LaunchContext& ctx,
     args_.b = scratch + a.bytes;
     args_.ldb = b.ld;
   }
+}
+
+bool rows_16b_aligned(const void* p, int ld, DType type) {
+  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && static_cast<std::size_t>(ld) * dtype_bytes(type) % 16 == 0;
 }
 
 char* workspace_start(const GemmArgs& args) {

@@ -20,6 +20,10 @@ enum class BOperand { row_major, transposed };
 // so (the Hopper tiles, bf16 and half: wgmma's transpose flag for A).
 enum class AOperand { row_major, transposed };
 
+// Whether an operand's rows can be copied 16 bytes at a time (by cp.async or TMA): its start on a
+// 16-byte boundary and its leading dimension (elements of `type`) whole 16-byte chunks.
+[[nodiscard]] bool rows_16b_aligned(const void* p, int ld, DType type);
+
 // Where the variants' scratch starts in the caller's workspace: its first 256-byte boundary, so
 // that the copies and partial sums placed in it are aligned whatever the caller's pointer
 // (workspace_bytes counts the up to 255 bytes skipped); null without a workspace.

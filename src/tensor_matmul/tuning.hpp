@@ -108,9 +108,9 @@ struct TensorTuning {
 // The L2 serves 128-byte lines: a 128-byte row of a TMA box that starts off a line takes two
 // requests. lines_per_box_row is the mean number of lines a box row of one operand touches over
 // its rows, from the bytes between its rows (`pitch`), its start's offset from a line (`base`)
-// and the bytes of a row a box holds (`row`, at most 128): 1 where every row starts on a line
-// or lies inside one, up to 2.
-[[nodiscard]] double lines_per_box_row(long long pitch, long long base, int row);
+// and the bytes of a row (`row`; a box holds at most 128 of them): 1 where every row starts on a
+// line or lies inside one, up to 2.
+[[nodiscard]] double lines_per_box_row(long long pitch, long long base, long long row);
 // Those of A and of B as stored, for the model (1 for rows not 16-byte aligned: they are
 // copied onto lines first; estimate() counts 1 as well for an operand stored transposed that
 // the kernel does not read as stored). a_aligned, b_aligned: the stored rows are 16-byte
