@@ -75,7 +75,8 @@ nlohmann::json device_json(const DeviceInfo& d) {
           {"shared_memory_per_sm_bytes", d.smem_per_sm},
           {"l2_bytes", d.l2_bytes},
           {"fp32_peak_gflops", d.fp32_peak_gflops},
-          {"dram_peak_gbs", d.dram_peak_gbs}};
+          {"dram_peak_gbs", d.dram_peak_gbs},
+          {"cluster_blocks", d.cluster_blocks}};
 }
 
 std::string render_json(const BenchReport& report) {
@@ -375,6 +376,9 @@ std::string describe(const DeviceInfo& d) {
     out += "FP32 peak           unknown for this compute capability\n";
   out += fmt::format("DRAM peak           {:.0f} GB/s (2 x bus width x memory clock)\n",
                      d.dram_peak_gbs);
+  if (d.cluster_blocks.front() > 0)
+    out += fmt::format("clusters            of 1 to 8 blocks, one an SM: {} blocks at once\n",
+                       fmt::join(d.cluster_blocks, " / "));
   return out;
 }
 

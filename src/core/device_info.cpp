@@ -67,6 +67,7 @@ DeviceInfo query_device(int ordinal) {
   info.fp32_lanes_per_sm = fp32_lanes_per_sm(prop.major, prop.minor);
   info.fp32_peak_gflops = 2.0 * info.fp32_lanes_per_sm * info.sms * info.sm_clock_khz * 1e-6;
   info.dram_peak_gbs = 2.0 * info.mem_clock_khz * 1e3 * (info.bus_width_bits / 8.0) * 1e-9;
+  info.cluster_blocks = cluster_residency(ordinal);
   return info;
 }
 

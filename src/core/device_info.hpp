@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <string>
 
+#include "core/clusters.hpp"
+
 #include "smemlab/dtype.hpp"
 
 namespace smemlab {
@@ -24,6 +26,7 @@ struct DeviceInfo {
   int fp32_lanes_per_sm = 0;  // from the compute capability
   double fp32_peak_gflops = 0.0;  // 2 flops per FMA lane per clock
   double dram_peak_gbs = 0.0;     // double data rate x bus width x memory clock
+  ClusterResidency cluster_blocks{};  // blocks at once, one an SM, in clusters of 1 to 8
 };
 
 // Number of visible CUDA devices; 0 when there is no device or no driver (never throws).

@@ -42,10 +42,6 @@ using WideConfig = MmaConfig<16, 128, 16, 32, 4, Layout::swizzled, true, 3>;
 // 128 rows by 16 columns: four warps of 32 rows down; A streams through 3 stages of 18 KiB.
 // B's rows of 16 columns are too short for the swizzle (it spans 128 bytes): padded instead.
 using TallConfig = MmaConfig<128, 16, 32, 16, 3, Layout::padded, true, 3>;
-// A cluster holds up to 8 blocks on every Hopper GPU (more is not portable).
-constexpr int kMaxRanges = 8;
-// A range keeps at least this many K-steps, so that the ring of stages fills.
-constexpr int kMinStepsPerRange = 4;
 
 // The K-steps of range blockIdx.y; with more than one range, the cluster's blocks (one per
 // range of the same tile) then add their sums: each leaves its accumulators in its shared
@@ -206,7 +202,7 @@ int thin_tile_ranges(bool wide, int m, int n, int k, DType input, int sms) {
   if (tiles * 2 > slots) return 1;
   const int steps = k_ranges(k, k_step(input), 1).steps_per_range;
   return static_cast<int>(
-      std::clamp<long long>(std::min<long long>(slots / tiles, steps / kMinStepsPerRange), 1, kMaxRanges));
+      std::clamp<long long>(std::min<long long>(slots / tiles, steps / kMinStepsPerRange), 1, kMaxClusterRanges));
 }
 
 }  // namespace smemlab::tensor_matmul

@@ -66,8 +66,6 @@ constexpr std::array<KernelShape, 15> kKernels{{
 }};
 // Ranges of K weighed for the splitting kernels: about 1.5x apart.
 constexpr std::array kSplits{2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
-// A range keeps at least this many K-steps, so that a ring of stages fills.
-constexpr int kMinStepsPerRange = 4;
 // 06's in-place tiles read an operand stored transposed an element at a time, a warp's loads
 // spread over 8 of its stored rows: measured at 0.19 of the DRAM's speed where that operand is
 // the traffic (47 x 11785 x 9073 with Bᵀ, bf16, inplace64x64: 214 MB in 360 us on an H100,

@@ -125,6 +125,18 @@ __device__ __forceinline__ void arrive_in_block(std::uint64_t* bar, unsigned ran
   asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
 }
 
+// Four floats at the same place in block `rank`'s shared memory (distributed shared memory).
+__device__ __forceinline__ float4 load_from_block(const float4* p, unsigned rank) {
+  unsigned remote = 0;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(shared_address(p)), "r"(rank));
+  float4 v;
+  asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];\n"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "r"(remote)
+               : "memory");
+  return v;
+}
+
 // tma_load into the same place of every block in `blocks` (a bit per cluster rank), each
 // block's `bar` counting the bytes.
 __device__ __forceinline__ void tma_load_multicast(void* dst, const CUtensorMap& map, int column, int row,

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace smemlab::tensor_matmul::models {
@@ -83,12 +84,17 @@ AccessModel wgmma_tiles(const Shape& s, DType input, const WgmmaTiles& t) {
   const int bm = 64 * t.m_tiles * t.consumers;
   const double steps = std::ceil(k * static_cast<double>(dtype_bytes(input)) / 128);  // 128 bytes of K a stage
   AccessModel model;
-  const std::string scheduler = t.cluster_m > 1 ? fmt::format("ClusterTiles<{}>", t.cluster_m)
-                                : t.persistent   ? "PersistentTiles"
-                                                 : "StaticTiles";
+  const int ranges = std::max(t.cluster_ranges, 1);
+  const std::string scheduler = t.cluster_ranges > 0 ? "ClusterRanges"
+                                : t.cluster_m > 1    ? fmt::format("ClusterTiles<{}>", t.cluster_m)
+                                : t.persistent       ? "PersistentTiles"
+                                                     : "StaticTiles";
   model.kernel = fmt::format("wgmma_gemm_kernel<WgmmaConfig<{}, {}, {}, {}, {:d}, {}, {}, {:d}>, {}>(", t.consumers,
                              t.m_tiles, t.bn, t.stages, t.specialized, scheduler,
-                             t.tma_store ? "TmaStore" : "RegisterStore", t.swapped,
+                             t.cluster_ranges > 0 ? "ClusterSum"
+                             : t.tma_store        ? "TmaStore"
+                                                  : "RegisterStore",
+                             t.swapped,
                              input == DType::bf16 ? "Bf16" : input == DType::f16 ? "Half" : "Tf32");
   model.block = {128 * (t.consumers + (t.specialized ? 1 : 0)), 1, 1};
   model.smem_bytes = t.smem_bytes;
@@ -96,8 +102,11 @@ AccessModel wgmma_tiles(const Shape& s, DType input, const WgmmaTiles& t) {
   // Clusters walk column-aligned groups of cluster_m tiles; a group's tiles past C's last row
   // still run (their block multicasts its share of B), and store nothing.
   // Swapped, the tiles' rows run along C's columns.
-  model.blocks = std::ceil((t.swapped ? n : m) / (bm * t.cluster_m)) * t.cluster_m * std::ceil((t.swapped ? m : n) / t.bn);
+  // ClusterRanges: a block for each tile and range.
+  model.blocks = std::ceil((t.swapped ? n : m) / (bm * t.cluster_m)) * t.cluster_m * std::ceil((t.swapped ? m : n) / t.bn) *
+                 ranges;
   model.per_tile = t.persistent;
+  const double block_steps = std::ceil(steps / ranges);  // a block's K-steps: its range's
   model.tensor_cores_read_shared = true;
   if (t.tma_store) {
     // A consumer's 128 threads write a 64 x 32-float chunk of C at a time, 8 bytes each: warp w,
@@ -108,6 +117,13 @@ AccessModel wgmma_tiles(const Shape& s, DType input, const WgmmaTiles& t) {
                                             "(tx/128)*2048 + (((tx/32)%4)*16 + (tx%32)/4)*4 + tx%4",
                                             {128 * t.consumers, 1, 1}, 8,
                                             static_cast<double>(t.m_tiles) * (t.bn / 32) * 8));
+  }
+  if (ranges > 1) {
+    // ClusterSum: thread x of the consumers writes its fragments of four sums (m_tiles x bn / 8
+    // of them) at float4 s x threads + x, into its own block's ring.
+    model.accesses.push_back(counted_access("the range's sums into the ring (st.shared.v4)", "st", "tx",
+                                            {128 * t.consumers, 1, 1}, 16,
+                                            static_cast<double>(t.m_tiles) * t.bn / 8));
   }
   if (t.swapped) {
     // Thread (warp w, lane l) of a consumer loads B's rows 16 w + l / 4 and 8 below (of its
@@ -120,10 +136,10 @@ AccessModel wgmma_tiles(const Shape& s, DType input, const WgmmaTiles& t) {
         fmt::format("(tx/128)*{} + ((tx/64)%2)*1024 + (tx%4)*32 + ((((tx/32)%2)*4 + (tx%32)/16) ^ (tx%4))*4 + "
                     "(tx%32)/4%4",
                     2048 * t.m_tiles),
-        {128 * t.consumers, 1, 1}, 4, steps * 16.0 * t.m_tiles));
+        {128 * t.consumers, 1, 1}, 4, block_steps * 16.0 * t.m_tiles));
   }
   model.flops = 2 * m * n * k;
-  model.global_bytes = model.blocks * steps * (bm + static_cast<double>(t.bn) / t.cluster_m) * 128.0 + m * n * 4;
+  model.global_bytes = model.blocks * block_steps * (bm + static_cast<double>(t.bn) / t.cluster_m) * 128.0 + m * n * 4;
   model.traffic = t.swapped ? fmt::format("K/{} elements of A and K/{} of B per output ({}x{} tile of C)", bm, t.bn,
                                           t.bn, bm)
                             : fmt::format("K/{} elements of A and K/{} of B per output ({}x{} tile{})", t.bn,
@@ -135,6 +151,10 @@ AccessModel wgmma_tiles(const Shape& s, DType input, const WgmmaTiles& t) {
       + std::string(t.swapped ? "Swapped, B's tile is read into registers by ordinary shared-memory loads, "
                                 "which the counters see. "
                               : "")
+      + std::string(ranges > 1 ? "K in ranges: each block writes its range's sums into its ring, and the "
+                                 "cluster's blocks add them, reading one another's through distributed shared "
+                                 "memory, then store C from registers. "
+                               : "")
       + std::string(t.tma_store ? "The staging writes are the tiles' with beta = 0 and 16-byte-aligned rows of C "
                                   "(otherwise C is stored from registers)."
                                 : "C is stored from registers, to global memory.");

@@ -29,10 +29,12 @@ struct WgmmaTiles {
   int cluster_m;
   std::size_t smem_bytes;
   bool swapped = false;  // the tile is C's transpose's: B's tile read into registers
+  int cluster_ranges = 0;  // ClusterRanges: K's ranges at this shape (0: another scheduler)
 };
 
 // TMA writes their stages and wgmma reads them, both outside the load/store unit: what it does
-// in shared memory is the epilogue's writes into the staging buffers (tma_store on).
+// in shared memory is the epilogue's writes into the staging buffers (tma_store on), or into
+// the ring (ClusterSum, K in more than one range).
 [[nodiscard]] AccessModel wgmma_tiles(const Shape& shape, DType input, const WgmmaTiles& tiles);
 
 }  // namespace smemlab::tensor_matmul::models

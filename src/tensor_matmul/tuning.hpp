@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/clusters.hpp"
 #include "smemlab/launch.hpp"
 #include "smemlab/tensor_matmul.hpp"
 
@@ -30,6 +31,18 @@ struct TileChoice {
 // 128 x 256 tiles keep half the SMs busy, else about SMs / tiles, each range keeping at least
 // two rings of the pipeline's stages.
 [[nodiscard]] int split_k_ranges(int m, int n, int k, DType input, int sms);
+
+// A range of K keeps at least this many K-steps, so that a ring of stages fills.
+inline constexpr int kMinStepsPerRange = 4;
+// The most ranges of K one tile's cluster adds on chip (steps 13 and 17): a portable cluster's
+// blocks.
+inline constexpr int kMaxClusterRanges = kMaxPortableClusterSize;
+
+// Step 17's ranges of K for an m x n x k product on its 64 x 128 tiles, on a device that holds
+// `cluster_blocks` at once: 1 (K whole) where the tiles keep half the SMs busy, else the most
+// (up to kMaxClusterRanges, each of at least kMinStepsPerRange K-steps) whose clusters are all
+// resident at once: one wave.
+[[nodiscard]] int cluster_split_ranges(int m, int n, int k, DType input, const ClusterResidency& cluster_blocks);
 
 // A kernel the chooser can launch: its name (mma: the mma.sync kernels of step 06, on operands
 // copied to 16-byte-aligned rows first where they are not; inplace: the same kernels reading

@@ -25,7 +25,8 @@
   STEP(skinny_variant)     /* 13 16-row or 16-column tiles; ranges of K summed in a cluster */ \
   STEP(swapped_variant)    /* 14 tf32: tiles of C's transpose, B read as stored, no transpose */ \
   STEP(small_k_variant)    /* 15 a short K on the CUDA cores: bound by writing C           */ \
-  STEP(auto_variant)       /* 16 the default call: a model picks kernel, tile and split    */
+  STEP(auto_variant)       /* 16 the default call: a model picks kernel, tile and split    */ \
+  STEP(cluster_split_k_variant) /* 17 12's ranges of K added in a cluster, on chip         */
 
 namespace smemlab::tensor_matmul::detail {
 

@@ -18,10 +18,12 @@
 //   type the step's configuration names: StaticTiles (one block per item), PersistentTiles (one
 //   block per SM walking the items, step 09 on), ClusterTiles<2> (step 11: blocks in pairs on
 //   tiles one above the other share B's tile, each copying half of it into both blocks' shared
-//   memory with one multicast TMA copy).
+//   memory with one multicast TMA copy), ClusterRanges (step 17: a cluster of blocks on one
+//   tile, each block one range of its K-steps).
 // - How the accumulators reach C is the epilogue, a type as well: RegisterStore (from
 //   registers) or TmaStore (step 10 on: through staging buffers in shared memory, boxes of
-//   32-byte rows, from which TMA stores them).
+//   32-byte rows, from which TMA stores them) or ClusterSum (step 17: the ranges of a cluster
+//   added in distributed shared memory, then stored from registers' layout).
 // - Swapped (step 14, tf32 only): the block computes a tile of C's transpose, B^T A^T, so that
 //   B is read as the caller stores it, row-major. wgmma takes tf32 from shared memory K-major
 //   only, which B is not; but its A operand may come from registers, loaded in any order. So
@@ -34,6 +36,7 @@
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
 
 #include "core/per_device.hpp"
 #include "smemlab/error.hpp"
@@ -41,12 +44,14 @@
 #include "tensor_matmul/partial_sums.hpp"
 #include "tensor_matmul/repack.hpp"
 #include "tensor_matmul/tensor_map.hpp"
+#include "tensor_matmul/tuning.hpp"
 
 namespace smemlab::tensor_matmul::detail {
 
 // K's steps in `count` ranges of `steps_per_split` (the last may be shorter, none is empty).
 // With count > 1, the item of range r stores its tile's partial sums (alpha 1, beta 0) at
-// partials + r * m * n, rows of n floats, for sum_partials.
+// partials + r * m * n, rows of n floats, for sum_partials; without partials (ClusterRanges),
+// the blocks of a cluster add them on chip and store C.
 struct KSplit {
   int count = 1;
   int steps_per_split = 0;
@@ -67,6 +72,7 @@ struct WorkItem {
 template <int ClusterM>
 struct TileWalk {
   static constexpr int kClusterM = ClusterM;
+  static constexpr bool kRangesInCluster = false;
   int rows, cols, bm, bn, group, tiles, items, item, stride;
   __device__ TileWalk(int rows, int cols, int bm, int bn, int group, int ranges)
       : rows(rows),
@@ -127,6 +133,32 @@ struct ClusterTiles : TileWalk<ClusterM> {
   static constexpr bool kPersistent = true;
 };
 
+// Clusters of `ranges` blocks (the launch's cluster size), all on one tile: block r of a
+// cluster takes K's range r, and each block one item. ClusterSum adds the ranges on chip.
+struct ClusterRanges {
+  static constexpr int kClusterM = 1;  // no operand tile is shared
+  static constexpr bool kRangesInCluster = true;
+  static constexpr bool kPersistent = false;
+  WorkItem only;
+  bool taken = false;
+  __device__ ClusterRanges(int rows, int cols, int bm, int bn, int group, int ranges)
+      : only{smemlab::detail::rastered_tile_at(static_cast<int>(blockIdx.x) / ranges, rows, cols, bm, bn, group),
+             static_cast<int>(hopper::cluster_rank())} {}
+  __device__ bool next(WorkItem& w) {
+    if (taken) return false;
+    taken = true;
+    w = only;
+    return true;
+  }
+  // Every block's barriers exist before another block of the cluster arrives on them.
+  static __device__ void barriers_ready() { hopper::cluster_sync(); }
+  // No block leaves while another of its cluster may still read its sums.
+  static __device__ void leave() {
+    __syncwarp();  // a warp whose one thread issued the copies converges first
+    hopper::cluster_sync();
+  }
+};
+
 // ---- Epilogues: how a consumer's accumulators reach C ----
 // A consumer thread: its warpgroup among the consumers, its thread, warp and lane in it.
 struct ConsumerThread {
@@ -134,23 +166,31 @@ struct ConsumerThread {
 };
 
 // Where an item's sums go and how: C, or with K split its range's slice of the workspace.
+// ClusterSum's place for a block's sums (the ring of stages, drained by then), and the cluster's
+// ranges.
+struct ClusterSums {
+  char* at;
+  int ranges;
+};
 struct CTarget {
   GemmArgs out;
   bool pairs;   // 8-byte stores of pairs: C's rows allow them
   bool by_tma;  // TMA may store C: beta = 0 and 16-byte-aligned rows, K whole
   const CUtensorMap* map;
   char* staging;
+  ClusterSums sums;
 };
 
 __device__ __forceinline__ CTarget c_target(const GemmArgs& g, const KSplit& split, int range, bool c_pairs,
-                                            bool c_by_tma, const CUtensorMap* c_map, char* staging) {
-  if (split.count == 1) return {g, c_pairs, c_by_tma, c_map, staging};
+                                            bool c_by_tma, const CUtensorMap* c_map, char* staging,
+                                            ClusterSums sums) {
+  if (split.count == 1 || split.partials == nullptr) return {g, c_pairs, c_by_tma, c_map, staging, sums};
   GemmArgs out = g;
   out.c = split.partials + static_cast<std::size_t>(range) * g.m * g.n;
   out.ldc = g.n;
   out.alpha = 1.0F;
   out.beta = 0.0F;
-  return {out, g.n % 2 == 0, false, c_map, staging};
+  return {out, g.n % 2 == 0, false, c_map, staging, sums};
 }
 
 // Each thread stores its accumulators from registers: pairs of columns as one 8-byte store where
@@ -168,21 +208,31 @@ struct RegisterStore {
       for (int i = 0; i < Cfg::kMTiles; ++i)
 #pragma unroll
         for (int j = 0; j < Cfg::kBN / 8; ++j) {
-          const int r = t.row0 + (th.consumer * Cfg::kMTiles + i) * 64 + th.warp * 16 + th.lane / 4;
-          const int col = t.col0 + j * 8 + th.lane % 4 * 2;
-          if constexpr (Cfg::kSwapped) {  // (r, col) of C's transpose is C's (col, r)
-            store_c<kChecked>(c.out, col, r, acc[i][4 * j]);
-            store_c<kChecked>(c.out, col + 1, r, acc[i][4 * j + 1]);
-            store_c<kChecked>(c.out, col, r + 8, acc[i][4 * j + 2]);
-            store_c<kChecked>(c.out, col + 1, r + 8, acc[i][4 * j + 3]);
-          } else {
-            store_c2<kChecked, kPairs>(c.out, r, col, acc[i][4 * j], acc[i][4 * j + 1]);
-            store_c2<kChecked, kPairs>(c.out, r + 8, col, acc[i][4 * j + 2], acc[i][4 * j + 3]);
-          }
+          store_fragment<Cfg, kChecked, kPairs>(c.out, t, th, i, j,
+                                                 {acc[i][4 * j], acc[i][4 * j + 1], acc[i][4 * j + 2], acc[i][4 * j + 3]});
         }
     });
   }
+  // The four sums thread th holds of slice i's 8 columns j: rows r and r + 8, columns col and
+  // col + 1.
+  template <class Cfg, bool kChecked, bool kPairs>
+  static __device__ __forceinline__ void store_fragment(const GemmArgs& out, const TileOrigin& t,
+                                                        const ConsumerThread& th, int i, int j, const float4& v) {
+    const int r = t.row0 + (th.consumer * Cfg::kMTiles + i) * 64 + th.warp * 16 + th.lane / 4;
+    const int col = t.col0 + j * 8 + th.lane % 4 * 2;
+    if constexpr (Cfg::kSwapped) {  // (r, col) of C's transpose is C's (col, r)
+      store_c<kChecked>(out, col, r, v.x);
+      store_c<kChecked>(out, col + 1, r, v.y);
+      store_c<kChecked>(out, col, r + 8, v.z);
+      store_c<kChecked>(out, col + 1, r + 8, v.w);
+    } else {
+      store_c2<kChecked, kPairs>(out, r, col, v.x, v.y);
+      store_c2<kChecked, kPairs>(out, r + 8, col, v.z, v.w);
+    }
+  }
   static __device__ void finish(const ConsumerThread&) {}
+  // What the producer warps take part in once their copies are issued: nothing here.
+  static __device__ void producer_done(const KSplit&) {}
 };
 
 // Through shared memory: a consumer writes 64 rows x 32 floats into one of its two staging
@@ -255,6 +305,7 @@ struct TmaStore {
   static __device__ void finish(const ConsumerThread& th) {
     if (th.ct == 0) hopper::wait_stores<0>();
   }
+  static __device__ void producer_done(const KSplit&) {}
 
   // C's rows not on 32-byte sectors. From registers, a thread's stores cover 8 rows x 4 or 8
   // bytes an instruction, and on such rows each splits its sectors: they ran at a quarter to a
@@ -298,6 +349,61 @@ struct TmaStore {
   }
 };
 
+// K's ranges of a tile added on chip (ClusterRanges): each block leaves its sums in its own
+// shared memory, then adds a share of the tile over every block's sums, range 0 first, and
+// stores it. The order is fixed (bitwise the same from run to run); nothing goes to DRAM but C,
+// and no second kernel runs.
+struct ClusterSum {
+  static constexpr int kStagingBytes = 0;
+  template <class Cfg, class Acc>
+  static __device__ __forceinline__ void store(const Acc& acc, const TileOrigin& t, const CTarget& c,
+                                               const ConsumerThread& th) {
+    using namespace hopper;
+    if (c.sums.ranges == 1) {
+      RegisterStore::store<Cfg>(acc, t, c, th);
+      return;
+    }
+    constexpr int kThreads = Cfg::kConsumers * 128;
+    constexpr int kGroups = Cfg::kBN / 8;  // a slice's 8-column groups
+    constexpr int kSlots = Cfg::kMTiles * kGroups;  // a thread's fragments of four sums
+    static_assert(kSlots * kThreads * 16 <= Cfg::kStages * Cfg::kStageBytes, "the sums fit the ring");
+    // Fragment s of thread x at float4 s * threads + x: a warp writes 512 consecutive bytes.
+    auto* sums = reinterpret_cast<float4*>(c.sums.at);
+    const int x = th.consumer * 128 + th.ct;
+    sync_named(1, kThreads);  // every consumer's wgmma has read its last stage
+#pragma unroll
+    for (int s = 0; s < kSlots; ++s) {
+      const auto& a = acc[s / kGroups];
+      const int j = s % kGroups;
+      sums[s * kThreads + x] = make_float4(a[4 * j], a[4 * j + 1], a[4 * j + 2], a[4 * j + 3]);
+    }
+    cluster_sync();  // every block's sums are in place (its producer warps arrive in producer_done)
+    const int rank = static_cast<int>(cluster_rank());
+    store_tile(t.edge, !Cfg::kSwapped && c.pairs, [&](auto checked, auto pairs) {
+      for (int at = rank * kThreads + x; at < kSlots * kThreads; at += c.sums.ranges * kThreads) {
+        float4 sum = load_from_block(sums + at, 0);
+        for (int r = 1; r < c.sums.ranges; ++r) {
+          const float4 v = load_from_block(sums + at, static_cast<unsigned>(r));
+          sum = make_float4(sum.x + v.x, sum.y + v.y, sum.z + v.z, sum.w + v.w);
+        }
+        const int s = at / kThreads;
+        const int owner = at % kThreads;  // the thread that held the fragment
+        const ConsumerThread held{owner / 128, owner % 128, owner % 128 / 32, owner % 32};
+        RegisterStore::store_fragment<Cfg, decltype(checked)::value, decltype(pairs)::value>(c.out, t, held,
+                                                                                           s / kGroups, s % kGroups, sum);
+      }
+    });
+  }
+  static __device__ void finish(const ConsumerThread&) {}
+  // The producer warps take part in the cluster barrier above, when the consumers take it.
+  static __device__ void producer_done(const KSplit& split) {
+    if (split.count > 1) {
+      __syncwarp();  // a warp whose one thread issued the copies converges first
+      hopper::cluster_sync();
+    }
+  }
+};
+
 template <int Consumers, int MTiles, int BN, int Stages, bool Specialized, class TileScheduler = StaticTiles,
           class TileEpilogue = RegisterStore, bool Swapped = false>
 struct WgmmaConfig {
@@ -313,6 +419,7 @@ struct WgmmaConfig {
   using Epilogue = TileEpilogue;
   static constexpr bool kPersistent = Scheduler::kPersistent;
   static constexpr int kClusterM = Scheduler::kClusterM;
+  static constexpr bool kRangesInCluster = Scheduler::kRangesInCluster;
   static constexpr bool kTmaStore = Epilogue::kStagingBytes > 0;
   static constexpr int kStagingTotal = Epilogue::kStagingBytes * Consumers;
   // The tile is C's transpose's (tf32, B read row-major from registers); kBM runs along N.
@@ -330,6 +437,8 @@ struct WgmmaConfig {
   static_assert(kClusterM == 1 || kClusterM == 2, "single blocks, or clusters of two");
   static_assert(!Swapped || (kClusterM == 1 && !kTmaStore),
                 "the swapped tile stores from registers, unclustered");
+  static_assert(kRangesInCluster == std::is_same_v<Epilogue, ClusterSum>,
+                "ranges in a cluster are added on chip, and only they");
 };
 
 // ---- The main loop ----
@@ -565,6 +674,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     if (threadIdx.x < 128) {  // the producer warpgroup
       hopper::release_registers<40>();
       if (threadIdx.x == 0) produce(work, copier, split, all_steps);
+      Cfg::Epilogue::producer_done(split);
       Scheduler::leave();
       return;
     }
@@ -578,7 +688,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     float acc[Cfg::kMTiles][Cfg::kBN / 2] = {};
     accumulate(acc, fragments, copier, w.tile, steps_of(split, w.range, all_steps), it, th);
     Cfg::Epilogue::template store<Cfg>(
-        acc, w.tile, c_target(g, split, w.range, c_pairs, c_by_tma, &c_map, ring.staging), th);
+        acc, w.tile,
+        c_target(g, split, w.range, c_pairs, c_by_tma, &c_map, ring.staging, {ring.stages, split.count}),
+        th);
   }
   Cfg::Epilogue::finish(th);
   Scheduler::leave();
@@ -593,15 +705,15 @@ inline int device_sms() {
   return sms;
 }
 
-// A launch of `blocks` blocks of the kernel in clusters of Cfg::kClusterM along x. Not copyable:
-// the configuration points at its own attribute.
+// A launch of `blocks` blocks of the kernel in clusters of `size` along x (Cfg::kClusterM, or
+// ClusterRanges' ranges). Not copyable: the configuration points at its own attribute.
 template <class Cfg>
 struct ClusterLaunch {
   cudaLaunchAttribute cluster{};
   cudaLaunchConfig_t config{};
-  ClusterLaunch(unsigned blocks, cudaStream_t stream) {
+  ClusterLaunch(unsigned blocks, cudaStream_t stream, int size = Cfg::kClusterM) {
     cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim = {static_cast<unsigned>(Cfg::kClusterM), 1, 1};
+    cluster.val.clusterDim = {static_cast<unsigned>(size), 1, 1};
     config.attrs = &cluster;
     config.numAttrs = 1;
     config.blockDim = dim3(Cfg::kThreads);
@@ -662,7 +774,12 @@ void launch_wgmma_with(const GemmArgs& g, cudaStream_t stream, int group, KSplit
       ((cols + Cfg::kBN - 1) / Cfg::kBN);
   if (items * Cfg::kClusterM * split.count > 0x7FFFFFFFLL)
     throw std::invalid_argument("gemm: C has more tiles than a grid holds");
-  if constexpr (Cfg::kClusterM == 1) {
+  if constexpr (Cfg::kRangesInCluster) {
+    if (split.count > kMaxClusterRanges) throw std::logic_error("gemm: a cluster adds at most 8 ranges");
+    const ClusterLaunch<Cfg> launch(static_cast<unsigned>(items * split.count), stream, split.count);
+    SMEMLAB_CUDA_CHECK(cudaLaunchKernelEx(&launch.config, wgmma_gemm_kernel<Cfg, E>, a_map, b_map, c_map, g, group,
+                                          c_pairs_aligned(g), c_by_tma, split));
+  } else if constexpr (Cfg::kClusterM == 1) {
     const long long work = items * split.count;
     const long long blocks = Cfg::kPersistent ? std::min<long long>(work, device_sms()) : work;
     wgmma_gemm_kernel<Cfg, E><<<static_cast<unsigned>(blocks), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(
@@ -695,7 +812,7 @@ void launch_wgmma(const GemmArgs& args, const LaunchContext& ctx, int group, int
   const KRanges ranges = k_ranges(args.k, k_step(args.input), splits);
   KSplit split{ranges.count, ranges.steps_per_range};
   std::optional<PartialSums> partials;
-  if (ranges.count > 1)
+  if (ranges.count > 1 && !Cfg::kRangesInCluster)
     split.partials = partials.emplace(args, ranges.count, aligned.workspace_used(), ctx.stream).data();
   with_input_type(args.input, [&](auto e) {
     using E = decltype(e);

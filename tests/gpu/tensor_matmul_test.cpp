@@ -358,7 +358,7 @@ TEST(TensorMatmulCudaCoreSkinny, MatchesTheCpuReferenceOnEveryCase) {
 }
 
 // Split-K adds its ranges in a fixed order, through the workspace (split_k) or in a cluster
-// (skinny): the same shape and choice give the same bits on every run, whatever the workspace
+// (skinny, cluster_split_k): the same shape and choice give the same bits on every run, whatever the workspace
 // held. Also through the caller's workspace.
 class TensorMatmulSplitK : public testing::TestWithParam<std::string> {};
 
@@ -378,6 +378,6 @@ TEST_P(TensorMatmulSplitK, IsBitwiseTheSameFromRunToRun) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(TensorMatmul, TensorMatmulSplitK, testing::Values("split_k", "skinny", "swapped"));
+INSTANTIATE_TEST_SUITE_P(TensorMatmul, TensorMatmulSplitK, testing::Values("split_k", "skinny", "swapped", "cluster_split_k"));
 
 }  // namespace
