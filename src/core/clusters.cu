@@ -31,14 +31,18 @@ class DeviceScope {
 ClusterResidency cluster_residency(int ordinal) {
   ClusterResidency out{};
   const DeviceScope scope(ordinal);
-  int major = 0;
+  int clusters_launch = 0;
   int smem_optin = 0;
-  SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, ordinal));
+  SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&clusters_launch, cudaDevAttrClusterLaunch, ordinal));
   SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, ordinal));
-  if (major < 9) return out;
-  // The most shared memory a block may take: one block an SM.
-  SMEMLAB_CUDA_CHECK(
-      cudaFuncSetAttribute(one_block_an_sm, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
+  if (clusters_launch == 0) return out;
+  // The most shared memory a block may take: one block an SM. Where the occupancy calculator
+  // cannot answer (no kernel image for this GPU, say), every count stays 0: a report that
+  // prints this still prints the rest.
+  if (cudaFuncSetAttribute(one_block_an_sm, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin) != cudaSuccess) {
+    static_cast<void>(cudaGetLastError());
+    return out;
+  }
   for (int size = 1; size <= kMaxPortableClusterSize; ++size) {
     cudaLaunchAttribute cluster{};
     cluster.id = cudaLaunchAttributeClusterDimension;
@@ -50,7 +54,10 @@ ClusterResidency cluster_residency(int ordinal) {
     config.attrs = &cluster;
     config.numAttrs = 1;
     int clusters = 0;
-    SMEMLAB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, one_block_an_sm, &config));
+    if (cudaOccupancyMaxActiveClusters(&clusters, one_block_an_sm, &config) != cudaSuccess) {
+      static_cast<void>(cudaGetLastError());
+      return ClusterResidency{};
+    }
     out[size - 1] = clusters * size;
   }
   return out;

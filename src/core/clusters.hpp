@@ -12,7 +12,8 @@ namespace smemlab {
 inline constexpr int kMaxPortableClusterSize = 8;  // more is not portable
 
 // Element s - 1: the blocks resident at once in clusters of s. All 0 on a device without
-// clusters (compute capability below 9.0).
+// cluster launches (compute capability below 9.0), or where the occupancy calculator cannot
+// answer.
 using ClusterResidency = std::array<int, kMaxPortableClusterSize>;
 
 // Of device `ordinal`, from the occupancy calculator (cudaOccupancyMaxActiveClusters).

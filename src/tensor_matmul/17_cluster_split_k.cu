@@ -7,7 +7,7 @@
 // traffic (ranges x M x N floats written, then read), which weigh most where the product is
 // short: few rows of C (33 x 4096 x 4096: 32 tiles of 64 x 128 for 132 SMs, K whole reads B
 // with a quarter of the SMs) or a small output over a long K. Results are bitwise the same
-// from run to run; the sum's order (range 0 first) is 12's, so a split rounds as 12's does.
+// from run to run; another number of ranges adds in another order and rounds differently.
 // The step runs 12's 64 x 128 tile, with as many ranges (up to 8) as keep every cluster resident
 // at once. The default call (16) does not weigh it: where its model chose it, the call ran slower
 // (docs/perf/tensor-matmul.md, "17 — split-K added in a cluster").

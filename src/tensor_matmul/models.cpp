@@ -121,9 +121,14 @@ AccessModel wgmma_tiles(const Shape& s, DType input, const WgmmaTiles& t) {
   if (ranges > 1) {
     // ClusterSum: thread x of the consumers writes its fragments of four sums (m_tiles x bn / 8
     // of them) at float4 s x threads + x, into its own block's ring.
+    const double slots = static_cast<double>(t.m_tiles) * t.bn / 8;
     model.accesses.push_back(counted_access("the range's sums into the ring (st.shared.v4)", "st", "tx",
-                                            {128 * t.consumers, 1, 1}, 16,
-                                            static_cast<double>(t.m_tiles) * t.bn / 8));
+                                            {128 * t.consumers, 1, 1}, 16, slots));
+    // Each block then adds 1 / ranges of the fragments over every block's sums: of those reads
+    // (ld.shared::cluster.v4), the counters see the ones from its own shared memory, one a
+    // fragment; the others cross the cluster's network.
+    model.accesses.push_back(counted_access("its share of its own sums read back (ld.shared::cluster.v4)", "ld",
+                                            "tx", {128 * t.consumers, 1, 1}, 16, slots / ranges));
   }
   if (t.swapped) {
     // Thread (warp w, lane l) of a consumer loads B's rows 16 w + l / 4 and 8 below (of its

@@ -40,8 +40,8 @@ inline constexpr int kMaxClusterRanges = kMaxPortableClusterSize;
 
 // Step 17's ranges of K for an m x n x k product on its 64 x 128 tiles, on a device that holds
 // `cluster_blocks` at once: 1 (K whole) where the tiles keep half the SMs busy, else the most
-// (up to kMaxClusterRanges, each of at least kMinStepsPerRange K-steps) whose clusters are all
-// resident at once: one wave.
+// (up to kMaxClusterRanges; every range but the last of at least kMinStepsPerRange K-steps)
+// whose clusters are all resident at once: one wave.
 [[nodiscard]] int cluster_split_ranges(int m, int n, int k, DType input, const ClusterResidency& cluster_blocks);
 
 // A kernel the chooser can launch: its name (mma: the mma.sync kernels of step 06, on operands

@@ -36,6 +36,7 @@
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include "core/per_device.hpp"
@@ -50,7 +51,7 @@ namespace smemlab::tensor_matmul::detail {
 
 // K's steps in `count` ranges of `steps_per_split` (the last may be shorter, none is empty).
 // With count > 1, the item of range r stores its tile's partial sums (alpha 1, beta 0) at
-// partials + r * m * n, rows of n floats, for sum_partials; without partials (ClusterRanges),
+// partials + r * m * n, rows of n floats, for sum_partials; with ClusterRanges (no partials),
 // the blocks of a cluster add them on chip and store C.
 struct KSplit {
   int count = 1;
@@ -150,8 +151,9 @@ struct ClusterRanges {
     w = only;
     return true;
   }
-  // Every block's barriers exist before another block of the cluster arrives on them.
-  static __device__ void barriers_ready() { hopper::cluster_sync(); }
+  // No block arrives on another's barriers: the block's own are ready after a block barrier.
+  // (ClusterSum's cluster barrier comes before any block reads another's shared memory.)
+  static __device__ void barriers_ready() { __syncthreads(); }
   // No block leaves while another of its cluster may still read its sums.
   static __device__ void leave() {
     __syncwarp();  // a warp whose one thread issued the copies converges first
@@ -181,10 +183,11 @@ struct CTarget {
   ClusterSums sums;
 };
 
+template <bool RangesInCluster>
 __device__ __forceinline__ CTarget c_target(const GemmArgs& g, const KSplit& split, int range, bool c_pairs,
                                             bool c_by_tma, const CUtensorMap* c_map, char* staging,
                                             ClusterSums sums) {
-  if (split.count == 1 || split.partials == nullptr) return {g, c_pairs, c_by_tma, c_map, staging, sums};
+  if (split.count == 1 || RangesInCluster) return {g, c_pairs, c_by_tma, c_map, staging, sums};
   GemmArgs out = g;
   out.c = split.partials + static_cast<std::size_t>(range) * g.m * g.n;
   out.ldc = g.n;
@@ -689,7 +692,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     accumulate(acc, fragments, copier, w.tile, steps_of(split, w.range, all_steps), it, th);
     Cfg::Epilogue::template store<Cfg>(
         acc, w.tile,
-        c_target(g, split, w.range, c_pairs, c_by_tma, &c_map, ring.staging, {ring.stages, split.count}),
+        c_target<Cfg::kRangesInCluster>(g, split, w.range, c_pairs, c_by_tma, &c_map, ring.staging,
+                                        {ring.stages, split.count}),
         th);
   }
   Cfg::Epilogue::finish(th);
@@ -775,7 +779,8 @@ void launch_wgmma_with(const GemmArgs& g, cudaStream_t stream, int group, KSplit
   if (items * Cfg::kClusterM * split.count > 0x7FFFFFFFLL)
     throw std::invalid_argument("gemm: C has more tiles than a grid holds");
   if constexpr (Cfg::kRangesInCluster) {
-    if (split.count > kMaxClusterRanges) throw std::logic_error("gemm: a cluster adds at most 8 ranges");
+    if (split.count > kMaxClusterRanges)
+      throw std::logic_error("gemm: a cluster adds at most " + std::to_string(kMaxClusterRanges) + " ranges");
     const ClusterLaunch<Cfg> launch(static_cast<unsigned>(items * split.count), stream, split.count);
     SMEMLAB_CUDA_CHECK(cudaLaunchKernelEx(&launch.config, wgmma_gemm_kernel<Cfg, E>, a_map, b_map, c_map, g, group,
                                           c_pairs_aligned(g), c_by_tma, split));
