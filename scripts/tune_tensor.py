@@ -53,6 +53,7 @@ KERNELS = {
     "wgmma128x256": (128, 256, 1, True, True, False, False, False, False, 1),
     "wgmma128x128": (128, 128, 1, True, True, False, False, False, False, 1),
     "wgmma64x128": (64, 128, 1, True, True, False, False, False, False, 1),
+    "wgmma64x64": (64, 64, 1, True, True, False, False, False, False, 1),
     "clusters128x256": (128, 256, 1, True, False, False, False, False, False, 2),
     "skinny16x128": (16, 128, 3, True, False, False, True, False, False, 1),
     "skinny128x16": (128, 16, 3, True, False, False, True, False, False, 1),

@@ -6,8 +6,8 @@
 // SMs / tiles times 10's speed on such shapes, less the partial sums' traffic (ranges x M x N
 // floats written and read) and a second launch, a few microseconds; nothing where the tiles
 // already fill the GPU, where the step leaves K whole.
-// The other tile shapes of this file (64 x 128 and 128 x 128, one and two consumers) are for
-// the chooser (16): small M, and outputs whose 128 x 256 tiles fill the SMs poorly.
+// The other tile shapes of this file (64 x 64, 64 x 128 and 128 x 128, one and two consumers)
+// are for the chooser (16): small M, and outputs whose 128 x 256 tiles fill the SMs poorly.
 #include <algorithm>
 #include <string>
 
@@ -24,6 +24,8 @@ namespace {
 using WideConfig = WgmmaConfig<2, 1, 256, 4, true, PersistentTiles, TmaStore>;    // 10's kernel
 using SquareConfig = WgmmaConfig<2, 1, 128, 5, true, PersistentTiles, TmaStore>;  // 128 x 128
 using NarrowConfig = WgmmaConfig<1, 1, 128, 8, true, PersistentTiles, TmaStore>;  // 64 x 128: one consumer
+// 64 x 64: for few rows of C, twice 64 x 128's blocks over B's columns with K whole.
+using ThinConfig = WgmmaConfig<1, 1, 64, 12, true, PersistentTiles, TmaStore>;
 constexpr int kSplitRasterGroup = 8;
 
 int device_sm_count() { return why_no_wgmma().empty() ? smemlab::detail::sm_count() : 132; }
@@ -53,6 +55,8 @@ void launch_wgmma_kernel(std::string_view kernel, int splits, const GemmArgs& ar
     launch_wgmma<SquareConfig, true>(args, ctx, kSplitRasterGroup, splits);
   } else if (kernel == "wgmma64x128") {
     launch_wgmma<NarrowConfig, true>(args, ctx, kSplitRasterGroup, splits);
+  } else if (kernel == "wgmma64x64") {
+    launch_wgmma<ThinConfig, true>(args, ctx, kSplitRasterGroup, splits);
   } else {
     throw std::logic_error("unknown Hopper kernel configuration");
   }

@@ -201,6 +201,8 @@ struct Wgmma;
 // The specialisations differ only in the shape, the types, the immediates after the scale of D
 // (bf16 and half: scale A, scale B, transpose A, transpose B; tf32: the scales) and the number
 // of accumulator registers, whose operand lists are written out once here.
+#define SMEMLAB_WGMMA_REGS_0_31 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+#define SMEMLAB_WGMMA_D_0_31 "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
 #define SMEMLAB_WGMMA_REGS_0_63 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
 #define SMEMLAB_WGMMA_REGS_64_127 ", %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
 #define SMEMLAB_WGMMA_D_0_63 "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
@@ -216,12 +218,23 @@ struct Wgmma;
                    : "l"(a), "l"(b), "r"(1));                                                              \
     }                                                                                                      \
   };
+#define SMEMLAB_WGMMA_N64(E, INSTRUCTION, IMMEDIATES) \
+  SMEMLAB_WGMMA(64, 32, E, INSTRUCTION, SMEMLAB_WGMMA_REGS_0_31, "%32, %33", "%34", IMMEDIATES, SMEMLAB_WGMMA_D_0_31)
 #define SMEMLAB_WGMMA_N128(E, INSTRUCTION, IMMEDIATES) \
   SMEMLAB_WGMMA(128, 64, E, INSTRUCTION, SMEMLAB_WGMMA_REGS_0_63, "%64, %65", "%66", IMMEDIATES, SMEMLAB_WGMMA_D_0_63)
 #define SMEMLAB_WGMMA_N256(E, INSTRUCTION, IMMEDIATES)                                                  \
   SMEMLAB_WGMMA(256, 128, E, INSTRUCTION, SMEMLAB_WGMMA_REGS_0_63 SMEMLAB_WGMMA_REGS_64_127, "%128, %129", \
                 "%130", IMMEDIATES, SMEMLAB_WGMMA_D_0_127)
 
+SMEMLAB_WGMMA_N64(Bf16, "m64n64k16.f32.bf16.bf16", ", 1, 1, 0, 1")
+SMEMLAB_WGMMA_N64(Half, "m64n64k16.f32.f16.f16", ", 1, 1, 0, 1")
+SMEMLAB_WGMMA_N64(KMajorB<Bf16>, "m64n64k16.f32.bf16.bf16", ", 1, 1, 0, 0")
+SMEMLAB_WGMMA_N64(KMajorB<Half>, "m64n64k16.f32.f16.f16", ", 1, 1, 0, 0")
+SMEMLAB_WGMMA_N64(MMajorA<Bf16>, "m64n64k16.f32.bf16.bf16", ", 1, 1, 1, 1")
+SMEMLAB_WGMMA_N64(MMajorA<Half>, "m64n64k16.f32.f16.f16", ", 1, 1, 1, 1")
+SMEMLAB_WGMMA_N64(MMajorA<KMajorB<Bf16>>, "m64n64k16.f32.bf16.bf16", ", 1, 1, 1, 0")
+SMEMLAB_WGMMA_N64(MMajorA<KMajorB<Half>>, "m64n64k16.f32.f16.f16", ", 1, 1, 1, 0")
+SMEMLAB_WGMMA_N64(Tf32, "m64n64k8.f32.tf32.tf32", ", 1, 1")
 SMEMLAB_WGMMA_N128(Bf16, "m64n128k16.f32.bf16.bf16", ", 1, 1, 0, 1")
 SMEMLAB_WGMMA_N128(Half, "m64n128k16.f32.f16.f16", ", 1, 1, 0, 1")
 SMEMLAB_WGMMA_N256(Bf16, "m64n256k16.f32.bf16.bf16", ", 1, 1, 0, 1")

@@ -41,7 +41,7 @@ void launch_cluster_pairs(const GemmArgs& args, const LaunchContext& ctx);
 // The chooser's kernels (tuning.hpp's kernel_shapes()): step 06's mma.sync tiles by name
 // ("mma128x256", "mma128x128", "mma64x64": unaligned operands copied first; "inplace128x128",
 // "inplace64x64": read where they lie), and step 12's Hopper tiles ("wgmma128x256",
-// "wgmma128x128", "wgmma64x128") with K in up to `splits` ranges, step 13's thin tiles
+// "wgmma128x128", "wgmma64x128", "wgmma64x64") with K in up to `splits` ranges, step 13's thin tiles
 // ("skinny16x128", "skinny128x16") with K in thin_tile_ranges ranges, and step 14's tf32 tiles
 // of C's transpose ("swapped256x128", "swapped128x128", "swapped128x64", named by C's tile)
 // with K in up to `splits` ranges; and step 15's CUDA-core tiles ("smallk32x256").
