@@ -296,7 +296,8 @@ std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool 
     // stored transposed: they read it as stored, an element at a time.
     const bool in_place_differs = !aligned || transpose_a || transpose_b;
     if ((s.hopper && !hopper) || (s.in_place && !in_place_differs) || (s.swapped && input != DType::tf32)) continue;
-    // A kernel the device's rates do not include yet is not weighed: a sweep measures it first.
+    // A kernel the device's rates do not include yet is not weighed, so that a sweep can measure
+    // it first (the committed table has a rate for every kernel: a cpu test checks it).
     if (find_rate(device, s.name) == nullptr) continue;
     // 13's 128 x 16 tiles only where C's columns fit one tile: wider, the model predicts their
     // K-loop up to 3x too fast (every larger shape of the sweep).
@@ -339,10 +340,10 @@ KernelChoice choose_kernel(const GemmArgs& args) {
                 args.transpose_a, args.transpose_b, rows.a, rows.b, rows.a_aligned, rows.b_aligned};
   return choices.get(key, [&] {
     const DevicePlan d = device_plan();
-    return rank_kernels(args.m, args.n, args.k, args.input, aligned, d.hopper, d.tuning, args.transpose_a,
-                        args.transpose_b, rows)
-        .front()
-        .choice;
+    const auto ranked = rank_kernels(args.m, args.n, args.k, args.input, aligned, d.hopper, d.tuning,
+                                     args.transpose_a, args.transpose_b, rows);
+    if (ranked.empty()) throw std::logic_error("the tensor-core chooser has no kernel with measured rates");
+    return ranked.front().choice;
   });
 }
 

@@ -436,6 +436,7 @@ struct WgmmaConfig {
   static constexpr std::size_t kSmemBytes =
       static_cast<std::size_t>(kStageBytes) * Stages + kStagingTotal + 1024 + 16 * Stages;
   static_assert(kBM <= 256 && BN % 64 == 0 && (BN == 64 || BN == 128 || BN == 256));
+  static_assert(kClusterM == 1 || BN / kClusterM >= 64, "each block of a pair multicasts whole 64-column blocks of B");
   static_assert(Specialized || !kPersistent, "a persistent block needs a producer running ahead");
   static_assert(kClusterM == 1 || kClusterM == 2, "single blocks, or clusters of two");
   static_assert(!Swapped || (kClusterM == 1 && !kTmaStore),
