@@ -18,7 +18,7 @@ mask; it prints GB/s of K and V read, as smemlab's decode rows do.
 --output writes the comparison and every smemlab row of the run as JSON.
 
   python3 scripts/attention_vs_torch.py build/smemlab [--sizes 1024,4096,16384] [--type bf16]
-      [--decode] [--reps 20] [--output rows.json]
+      [--decode] [--reps 20] [--variants tma_wgmma,overlapped] [--output rows.json]
 """
 import argparse
 import json
@@ -31,11 +31,12 @@ CACHE_TOKENS = 262144
 LONGEST_SPLIT_CACHE = 32768
 
 
-def smemlab_rows(binary, family, sizes, dtype):
-    run = subprocess.run(
-        [binary, "bench", "--family", family, "--type", dtype, "--size", ",".join(map(str, sizes)),
-         "--format", "json", "--quiet"],
-        capture_output=True, text=True)
+def smemlab_rows(binary, family, sizes, dtype, variants):
+    command = [binary, "bench", "--family", family, "--type", dtype, "--size", ",".join(map(str, sizes)),
+               "--format", "json", "--quiet"]
+    if variants:
+        command += ["--variant", variants]
+    run = subprocess.run(command, capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(f"attention_vs_torch: smemlab bench exited with {run.returncode}: {run.stderr.strip()}")
     return json.loads(run.stdout)["rows"]
@@ -86,6 +87,7 @@ def main():
     parser.add_argument("--type", default="bf16", choices=["bf16", "half"])
     parser.add_argument("--decode", action="store_true")
     parser.add_argument("--reps", type=int, default=20)
+    parser.add_argument("--variants", help="smemlab's steps to run (comma-separated; default: all)")
     parser.add_argument("--output")
     args = parser.parse_args()
     try:
@@ -97,7 +99,8 @@ def main():
         sys.exit("attention_vs_torch: no CUDA device visible to PyTorch")
     default_sizes = "4096,32768,131072" if args.decode else "1024,4096,16384"
     sizes = [int(s) for s in (args.sizes or default_sizes).split(",")]
-    rows = smemlab_rows(args.smemlab, "attention-decode" if args.decode else "attention", sizes, args.type)
+    rows = smemlab_rows(args.smemlab, "attention-decode" if args.decode else "attention", sizes, args.type,
+                        args.variants)
     dtype = torch.bfloat16 if args.type == "bf16" else torch.float16
     backends = {"flash": SDPBackend.FLASH_ATTENTION, "cudnn": SDPBackend.CUDNN_ATTENTION}
     unit, scale = ("GB/s", 1) if args.decode else ("TFLOP/s", 1000)

@@ -21,41 +21,12 @@ namespace {
 template <class T, int D>
 __global__ void __launch_bounds__(kThreads, 1)
     tma_wgmma_kernel(const __grid_constant__ Maps maps, Problem<T> p) {
-  using L = Smem<D>;
   extern __shared__ unsigned char smem_raw[];
   Consumer<D> c;
   if (!start_block<T, D>(maps, p, smem_raw, c)) return;
   float o[D / 2] = {};
-  auto& acc = reinterpret_cast<float(&)[D / 8][4]>(o);
-  for (int tile = 0; tile < c.tiles; ++tile) {
-    const int stage = tile % kStages;
-    const unsigned parity = (tile / kStages) & 1;
-    const unsigned char* const k_tile = c.smem + L::kK + stage * L::kTileBytes;
-    const unsigned char* const v_tile = c.smem + L::kV + stage * L::kTileBytes;
-
-    float s_flat[kKeys<D> / 2] = {};
-    hopper::wait(&c.bars.k_full[stage], parity);
-    issue_scores<T, D>(s_flat, c.q_tile, k_tile);
-    hopper::wait_batches<0>();
-    hopper::keep_in_registers(s_flat);
-    auto& s = reinterpret_cast<float(&)[kKeys<D> / 8][4]>(s_flat);
-    if (c.masked(tile)) c.rows.mask(s, p, tile * kKeys<D>);
-    c.rows.update(s, acc, p.scale_log2);
-
-    // P's fragments all made before the products: wgmma reads its A registers while it runs.
-    std::uint32_t a[kKeys<D> / 16][4];
-#pragma unroll
-    for (int kk = 0; kk < kKeys<D> / 16; ++kk) p_fragment<T, kKeys<D>>(a[kk], s, kk);
-    hopper::wait(&c.bars.v_full[stage], parity);
-    issue_output<T, D>(o, a, v_tile);
-    hopper::wait_batches<0>();
-    hopper::keep_in_registers(o);
-    if (threadIdx.x % 128 == 0) {  // this consumer is done with the stage's K and V
-      hopper::arrive(&c.bars.k_empty[stage]);
-      hopper::arrive(&c.bars.v_empty[stage]);
-    }
-  }
-  c.rows.store(p, c.at, acc);
+  tiles_in_turn<T, D>(c, p, o);  // hopper_attention.cuh
+  c.rows.store(p, c.at, reinterpret_cast<float(&)[D / 8][4]>(o));
 }
 
 void launch(const Args& a, const LaunchContext& ctx) {

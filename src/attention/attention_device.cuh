@@ -98,6 +98,7 @@ struct Problem {
   T* o;
   float* lse;
   Strides qs, ks, vs, os;
+  int batch;
   int heads;  // query heads
   int group;  // query heads per kv head
   int q_len, kv_len;
@@ -118,6 +119,7 @@ Problem<T> problem_of(const Args& a, int tile_rows) {
           a.k_strides,
           a.v_strides,
           a.o_strides,
+          s.batch,
           s.q_heads,
           s.q_heads / s.kv_heads,
           s.q_len,

@@ -1,12 +1,15 @@
 #pragma once
 // The pieces the Hopper attention steps share: the block's shape (a producer warpgroup, two
-// consumer warpgroups of 64 query rows, tiles of 128 keys (64 at head dim 256) in two stages), the shared-memory layout,
-// the rank-4 tensor maps of Q, K and V and their TMA loads, the K-major wgmma descriptors, and
-// the launch. Built for sm_90a only.
+// consumer warpgroups of 64 query rows, tiles of 128 keys (64 at head dim 256) in two stages),
+// the shared-memory layout, the rank-4 tensor maps of Q, K and V and their TMA loads, the K-major
+// wgmma descriptors, the consumers' two loops over key tiles (04's in turn, 05's overlapped), and
+// the launch (one block a Q tile, or one an SM for step 07). Built for sm_90a only.
 #include <cuda.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+#include <type_traits>
 
 #include "attention/attention_device.cuh"
 #include "attention/wgmma_ops.cuh"
@@ -72,24 +75,27 @@ __device__ __forceinline__ unsigned char* aligned_smem(unsigned char* raw) {
 }
 
 // The mbarriers: Q landed; a stage's K or V landed (one arrival, the producer's, and its bytes);
-// a stage's K or V read by both consumers (one arrival each).
+// a stage's K or V read by both consumers (one arrival each); Q read by both consumers (a
+// block that works through several Q tiles loads the next one then).
 struct Barriers {
   std::uint64_t* q_full;
   std::uint64_t* k_full;  // one a stage, as the others
   std::uint64_t* v_full;
   std::uint64_t* k_empty;
   std::uint64_t* v_empty;
+  std::uint64_t* q_empty;
 };
 
 template <int D>
 __device__ __forceinline__ Barriers barriers_at(unsigned char* smem) {
   auto* const b = reinterpret_cast<std::uint64_t*>(smem + Smem<D>::kBarriers);
-  return {b, b + 1, b + 1 + kStages, b + 1 + 2 * kStages, b + 1 + 3 * kStages};
+  return {b, b + 1, b + 1 + kStages, b + 1 + 2 * kStages, b + 1 + 3 * kStages, b + 1 + 4 * kStages};
 }
 
 // By one thread, before the block synchronises.
 __device__ __forceinline__ void init_barriers(const Barriers& b) {
   hopper::barrier_init(b.q_full, 1);
+  hopper::barrier_init(b.q_empty, kConsumers);
   for (int s = 0; s < kStages; ++s) {
     hopper::barrier_init(&b.k_full[s], 1);
     hopper::barrier_init(&b.v_full[s], 1);
@@ -101,10 +107,17 @@ __device__ __forceinline__ void init_barriers(const Barriers& b) {
 
 // The producer thread: Q's tile, then K and V of every tile into the ring of stages, each copy
 // waiting until both consumers have freed its buffer (K and V apart, so a step that is done with
-// K early lets the next K in early).
-template <class T, int D>
+// K early lets the next K in early). `ring`: the tiles the ring has carried before this Q tile's
+// (a block that works through several Q tiles keeps one ring). `filled` runs once, when Q and
+// the first stages' copies are issued: the copies after them wait for this Q tile's own
+// consumers.
+struct NothingToDo {
+  __device__ void operator()() const {}
+};
+template <class T, int D, class Filled = NothingToDo>
 __device__ __forceinline__ void produce(const Maps& maps, const Problem<T>& p, const BlockRows& at, int tiles,
-                                        unsigned char* smem, const Barriers& b) {
+                                        unsigned char* smem, const Barriers& b, int ring = 0,
+                                        const Filled& filled = {}) {
   using L = Smem<D>;
   const int first_row = at.tile * kRows;
   hopper::arrive_expect_bytes(b.q_full, L::kQBytes);
@@ -112,21 +125,24 @@ __device__ __forceinline__ void produce(const Maps& maps, const Problem<T>& p, c
     tma_load_4d(smem + c * kRows * 128, maps.q, c * kBlockColumns, first_row, at.head, at.batch, b.q_full);
   const int kv_head = at.head / p.group;
   for (int tile = 0; tile < tiles; ++tile) {
-    const int stage = tile % kStages;
-    const unsigned freed = (tile / kStages - 1) & 1;  // the phase that frees the stage's last use
+    if (tile == kStages) filled();
+    const int n = ring + tile;  // the ring's position
+    const int stage = n % kStages;
+    const unsigned freed = (n / kStages - 1) & 1;  // the phase that frees the stage's last use
     unsigned char* const k_tile = smem + L::kK + stage * L::kTileBytes;
     unsigned char* const v_tile = smem + L::kV + stage * L::kTileBytes;
-    if (tile >= kStages) hopper::wait(&b.k_empty[stage], freed);
+    if (n >= kStages) hopper::wait(&b.k_empty[stage], freed);
     hopper::arrive_expect_bytes(&b.k_full[stage], L::kTileBytes);
     for (int c = 0; c < L::kBlocks; ++c)
       tma_load_4d(k_tile + c * kKeys<D> * 128, maps.k, c * kBlockColumns, tile * kKeys<D>, kv_head, at.batch,
                   &b.k_full[stage]);
-    if (tile >= kStages) hopper::wait(&b.v_empty[stage], freed);
+    if (n >= kStages) hopper::wait(&b.v_empty[stage], freed);
     hopper::arrive_expect_bytes(&b.v_full[stage], L::kTileBytes);
     for (int c = 0; c < L::kBlocks; ++c)
       tma_load_4d(v_tile + c * kKeys<D> * 128, maps.v, c * kBlockColumns, tile * kKeys<D>, kv_head, at.batch,
                   &b.v_full[stage]);
   }
+  if (tiles <= kStages) filled();
 }
 
 // A consumer thread's view of its block: the shared memory, the barriers, the rows it owns and
@@ -204,9 +220,119 @@ __device__ __forceinline__ void issue_output(float (&o)[D / 2], const std::uint3
   hopper::commit();
 }
 
+// A consumer's tiles one after the other (step 04): S, its softmax, then P V, each waited for
+// before the next; both consumers free the stage's K and V after its P V. O (its accumulators,
+// o) ends unnormalised; `ring` as for produce(); FreesQ as for overlapped_tiles() below.
+template <class T, int D, bool FreesQ = false>
+__device__ __forceinline__ void tiles_in_turn(Consumer<D>& c, const Problem<T>& p, float (&o)[D / 2],
+                                              int ring = 0) {
+  using L = Smem<D>;
+  auto& acc = reinterpret_cast<float(&)[D / 8][4]>(o);
+  const bool arrives = threadIdx.x % 128 == 0;  // for its warpgroup
+  if (FreesQ && c.tiles == 0 && arrives) hopper::arrive(c.bars.q_empty);
+  for (int tile = 0; tile < c.tiles; ++tile) {
+    const int stage = (ring + tile) % kStages;
+    const unsigned parity = ((ring + tile) / kStages) & 1;
+    const unsigned char* const k_tile = c.smem + L::kK + stage * L::kTileBytes;
+    const unsigned char* const v_tile = c.smem + L::kV + stage * L::kTileBytes;
+
+    float s_flat[kKeys<D> / 2] = {};
+    hopper::wait(&c.bars.k_full[stage], parity);
+    issue_scores<T, D>(s_flat, c.q_tile, k_tile);
+    hopper::wait_batches<0>();
+    hopper::keep_in_registers(s_flat);
+    if (FreesQ && tile == c.tiles - 1 && arrives) hopper::arrive(c.bars.q_empty);
+    auto& s = reinterpret_cast<float(&)[kKeys<D> / 8][4]>(s_flat);
+    if (c.masked(tile)) c.rows.mask(s, p, tile * kKeys<D>);
+    c.rows.update(s, acc, p.scale_log2);
+
+    // P's fragments all made before the products: wgmma reads its A registers while it runs.
+    std::uint32_t a[kKeys<D> / 16][4];
+#pragma unroll
+    for (int kk = 0; kk < kKeys<D> / 16; ++kk) p_fragment<T, kKeys<D>>(a[kk], s, kk);
+    hopper::wait(&c.bars.v_full[stage], parity);
+    issue_output<T, D>(o, a, v_tile);
+    hopper::wait_batches<0>();
+    hopper::keep_in_registers(o);
+    if (arrives) {  // this consumer is done with the stage's K and V
+      hopper::arrive(&c.bars.k_empty[stage]);
+      hopper::arrive(&c.bars.v_empty[stage]);
+    }
+  }
+}
+
+// A consumer's tiles with the softmax of one beside the products of its neighbours (step 05):
+// S of the next tile and P V of this one are two wgmma batches; the consumer waits for S only,
+// computes its softmax while P V runs, then waits for P V before it rescales O. K and V are
+// freed apart. O (its accumulators, o) ends unnormalised; `ring` as for produce(). FreesQ: the
+// consumer also arrives on q_empty once its last S is done (or at once without keys), so that a
+// block that works through several Q tiles can load the next Q under the last P V.
+template <class T, int D, bool FreesQ = false>
+__device__ __forceinline__ void overlapped_tiles(Consumer<D>& c, const Problem<T>& p, float (&o)[D / 2],
+                                                 int ring = 0) {
+  using L = Smem<D>;
+  auto& acc = reinterpret_cast<float(&)[D / 8][4]>(o);
+  const bool arrives = threadIdx.x % 128 == 0;  // for its warpgroup
+  if (c.tiles == 0) {
+    if (FreesQ && arrives) hopper::arrive(c.bars.q_empty);
+    return;
+  }
+  const auto stage_of = [&](int tile) { return (ring + tile) % kStages; };
+  const auto parity_of = [&](int tile) { return static_cast<unsigned>((ring + tile) / kStages) & 1; };
+  const auto scores_done = [&](int tile) {  // K's stage, and after the last S Q, are free
+    if (!arrives) return;
+    hopper::arrive(&c.bars.k_empty[stage_of(tile)]);
+    if (FreesQ && tile == c.tiles - 1) hopper::arrive(c.bars.q_empty);
+  };
+  std::uint32_t a[kKeys<D> / 16][4];  // P's fragments of the tile whose P V is next
+  {                                   // the first tile: S, its softmax, P
+    float s_flat[kKeys<D> / 2] = {};
+    hopper::wait(&c.bars.k_full[stage_of(0)], parity_of(0));
+    issue_scores<T, D>(s_flat, c.q_tile, c.smem + L::kK + stage_of(0) * L::kTileBytes);
+    hopper::wait_batches<0>();
+    hopper::keep_in_registers(s_flat);
+    scores_done(0);
+    auto& s = reinterpret_cast<float(&)[kKeys<D> / 8][4]>(s_flat);
+    if (c.masked(0)) c.rows.mask(s, p, 0);
+    c.rows.softmax(s, p.scale_log2);  // O is still 0: nothing to rescale
+#pragma unroll
+    for (int kk = 0; kk < kKeys<D> / 16; ++kk) p_fragment<T, kKeys<D>>(a[kk], s, kk);
+  }
+  for (int tile = 1; tile < c.tiles; ++tile) {
+    const int stage = stage_of(tile);
+    const int previous = stage_of(tile - 1);
+    float s_flat[kKeys<D> / 2] = {};
+    hopper::wait(&c.bars.k_full[stage], parity_of(tile));
+    issue_scores<T, D>(s_flat, c.q_tile, c.smem + L::kK + stage * L::kTileBytes);
+    hopper::wait(&c.bars.v_full[previous], parity_of(tile - 1));
+    issue_output<T, D>(o, a, c.smem + L::kV + previous * L::kTileBytes);
+    hopper::wait_batches<1>();  // S is done; P V of the previous tile may still run
+    hopper::keep_in_registers(s_flat);
+    scores_done(tile);
+    auto& s = reinterpret_cast<float(&)[kKeys<D> / 8][4]>(s_flat);
+    if (c.masked(tile)) c.rows.mask(s, p, tile * kKeys<D>);
+    const auto r = c.rows.softmax(s, p.scale_log2);
+    hopper::wait_batches<0>();
+    hopper::keep_in_registers(o);
+    if (arrives) hopper::arrive(&c.bars.v_empty[previous]);
+    c.rows.rescale(acc, r);
+#pragma unroll
+    for (int kk = 0; kk < kKeys<D> / 16; ++kk) p_fragment<T, kKeys<D>>(a[kk], s, kk);
+  }
+  const int last = stage_of(c.tiles - 1);
+  hopper::wait(&c.bars.v_full[last], parity_of(c.tiles - 1));
+  issue_output<T, D>(o, a, c.smem + L::kV + last * L::kTileBytes);
+  hopper::wait_batches<0>();
+  hopper::keep_in_registers(o);
+  if (arrives) hopper::arrive(&c.bars.v_empty[last]);
+}
+
 // The tensor maps of a call and its grid of Q tiles; then kernel<<<grid, kThreads, smem>>>.
+// A kernel that also takes an item counter (int*) is persistent: one block an SM (the most the
+// shared memory allows), each working through Q tiles; the counter is set to 0 just before it.
 template <class T, int D, class Kernel>
-void launch_hopper(Kernel kernel, const Args& a, cudaStream_t stream) {
+void launch_hopper(Kernel kernel, const Args& a, cudaStream_t stream, int* item_counter = nullptr) {
+  constexpr bool kPersistent = std::is_invocable_v<Kernel, Maps, Problem<T>, int*>;
   const Shape& s = a.shape;
   const auto map = [&](const void* base, const Strides& st, int heads, int len, int box_rows) {
     const std::uint64_t dims[4] = {static_cast<std::uint64_t>(D), static_cast<std::uint64_t>(len),
@@ -228,7 +354,17 @@ void launch_hopper(Kernel kernel, const Args& a, cudaStream_t stream) {
   if (blocks > 0x7FFFFFFF) throw std::invalid_argument("attention: more than 2^31 - 1 Q tiles");
   SMEMLAB_CUDA_CHECK(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Smem<D>::kBytes));
-  kernel<<<static_cast<unsigned>(blocks), kThreads, Smem<D>::kBytes, stream>>>(maps, p);
+  if constexpr (kPersistent) {
+    int device = 0;
+    int sms = 0;
+    SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
+    SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const auto grid = static_cast<unsigned>(std::min<long long>(blocks, sms));
+    SMEMLAB_CUDA_CHECK(cudaMemsetAsync(item_counter, 0, sizeof(int), stream));
+    kernel<<<grid, kThreads, Smem<D>::kBytes, stream>>>(maps, p, item_counter);
+  } else {
+    kernel<<<static_cast<unsigned>(blocks), kThreads, Smem<D>::kBytes, stream>>>(maps, p);
+  }
   SMEMLAB_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -11,7 +11,8 @@
   STEP(swizzled_pipeline_variant) /* 03 swizzled tiles, ldmatrix, K and V copies in flight          */ \
   STEP(tma_wgmma_variant)         /* 04 Hopper: TMA producer, wgmma for both products               */ \
   STEP(overlapped_variant)        /* 05 the softmax beside the next S and this P V                  */ \
-  STEP(split_kv_variant)          /* 06 a head group packed, keys split over blocks: decoding       */
+  STEP(split_kv_variant)          /* 06 a head group packed, keys split over blocks: decoding       */ \
+  STEP(persistent_variant)        /* 07 Hopper: one block an SM through Q tiles, heaviest first     */
 
 namespace smemlab::attention::detail {
 

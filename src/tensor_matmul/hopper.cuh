@@ -100,6 +100,12 @@ __device__ __forceinline__ void sync_named(int id, int threads) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
 
+// sync_named for threads that may reach it apart from the rest of their warp (its other lanes
+// exited, or elsewhere): the non-aligned form, which waits for the warp's non-exited threads.
+__device__ __forceinline__ void sync_named_divergent(int id, int threads) {
+  asm volatile("barrier.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
 // ---- Thread-block clusters: blocks of one cluster can arrive on each other's mbarriers, and
 // one TMA copy can write the same box into several of them (multicast).
 __device__ __forceinline__ unsigned cluster_rank() {

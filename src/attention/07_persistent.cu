@@ -1,0 +1,125 @@
+// 07 — persistent blocks that take Q tiles as they come free, heaviest first within a head.
+// Changed from 05 (from 04 at head dim 64, where 04 is the faster): the grid is one block an SM,
+// and each block works through Q tiles (a batch, a head and 128 rows each) in turn: its first is
+// its block index, each next one the next of a counter in the workspace (set to 0 within the call),
+// so that a block that finishes early takes more. The producer takes the next item while the
+// consumers work and loads its Q as soon as both consumers' last S is done (an mbarrier that counts
+// their arrivals), then the first stages of its K and V: they land while the consumers finish the
+// current item and store its O. Then it hands the item's index over in shared memory at a named
+// barrier. Items run head by head, as 05's grid does, so that the blocks at work at a time share K
+// and V in L2; within a head from the last Q tile to the first, the order of their work under a
+// causal mask (a head's last tile sees every key, its first one tile of them), so that short items
+// fill the end.
+// Should buy: a Q tile's start (Q's copy and the ring's first fill, one to two microseconds) and
+// its end (O's store) overlap the neighbouring items' products instead of leaving the SM idle.
+// That matters where an item has few keys: at N = 512 (4 tiles of 128 keys), about 15%; and
+// with a causal mask, no ragged last wave.
+#include "attention/hopper_attention.cuh"
+#include "attention/variants.hpp"
+
+namespace smemlab::attention::detail {
+namespace {
+
+// The hand-over of an item's index: the producer thread writes it to one of two slots, then it
+// and both consumer warpgroups meet at a named barrier (0 is __syncthreads'); the producer's warp
+// counts as a whole warp. Two slots, so that the producer can write the next index before the
+// consumers have met it at the barrier: the slot it writes was read before their last meeting.
+constexpr int kHandOver = 1;
+constexpr int kHandOverThreads = 32 + 128 * kConsumers;
+
+template <class T, int D>
+__global__ void __launch_bounds__(kThreads, 1)
+    persistent_kernel(const __grid_constant__ Maps maps, Problem<T> p, int* next_item) {
+  extern __shared__ unsigned char smem_raw[];
+  __shared__ int handed_items[2];
+  Consumer<D> c;
+  c.smem = aligned_smem(smem_raw);
+  c.bars = barriers_at<D>(c.smem);
+  if (threadIdx.x == 0) init_barriers(c.bars);
+  __syncthreads();
+  const int items = p.batch * p.heads * p.q_tiles;  // at most 2^31 - 1 (launch_hopper)
+  // Item i: Q tile q_tiles - 1 - i % q_tiles of the (batch, head) pair i / q_tiles.
+  const auto start = [&](int item) {
+    const int pair = item / p.q_tiles;
+    c.at = {pair / p.heads, pair % p.heads, p.q_tiles - 1 - item % p.q_tiles};
+    c.keys = key_range(p, c.at.tile * kRows, kRows);
+    c.tiles = (c.keys.end + kKeys<D> - 1) / kKeys<D>;
+  };
+  int ring = 0;        // K/V tiles the ring of stages has carried
+  unsigned phase = 0;  // of Q's barriers
+  int handed = 0;      // hand-overs so far
+  if (threadIdx.x / 128 == 0) {  // the producer warpgroup
+    // 24: what the consumers' 240 leave of the 168 a thread the launch gives (setmaxnreg.inc
+    // waits until the producer's released registers cover it).
+    hopper::release_registers<24>();
+    if (threadIdx.x != 0) return;
+    const auto hand_over = [&](int item) {
+      handed_items[handed++ % 2] = item;
+      hopper::sync_named_divergent(kHandOver, kHandOverThreads);
+    };
+    int item = static_cast<int>(blockIdx.x);
+    while (item < items) {
+      // Taken before the copies, so that the counter's round trip is not waited for later;
+      // capped at `items`, so that the sum cannot wrap.
+      const int next =
+          static_cast<int>(min(static_cast<long long>(items), gridDim.x + 1LL * atomicAdd(next_item, 1)));
+      start(item);
+      // Q and the first stages are issued before the hand-over, which waits for the consumers to
+      // finish the last item: they land meanwhile.
+      produce<T, D>(maps, p, c.at, c.tiles, c.smem, c.bars, ring, [&] { hand_over(item); });
+      ring += c.tiles;
+      hopper::wait(c.bars.q_empty, phase);  // both consumers' last S is done: Q's buffer is free
+      phase ^= 1;
+      item = next;
+    }
+    hand_over(items);  // no more
+    return;
+  }
+  hopper::claim_registers<240>();
+  const int consumer = static_cast<int>(threadIdx.x) / 128 - 1;
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  const int warp = (static_cast<int>(threadIdx.x) / 32) % 4;
+  c.q_tile = c.smem + consumer * 64 * 128;
+  for (;;) {
+    hopper::sync_named_divergent(kHandOver, kHandOverThreads);
+    const int item = handed_items[handed++ % 2];
+    if (item >= items) return;
+    start(item);
+    hopper::wait(c.bars.q_full, phase);
+    phase ^= 1;
+    c.rows = {.top = c.at.tile * kRows + 64 * consumer + 16 * warp + lane / 4, .t = lane % 4};
+    float o[D / 2] = {};
+    if constexpr (D == 64) {
+      tiles_in_turn<T, D, true>(c, p, o, ring);  // 04's loop: 05's overlap is slower at head dim 64
+    } else {
+      overlapped_tiles<T, D, true>(c, p, o, ring);
+    }
+    ring += c.tiles;
+    c.rows.store(p, c.at, reinterpret_cast<float(&)[D / 8][4]>(o));
+  }
+}
+
+// The counter of items handed out after each block's first.
+std::size_t workspace_bytes(const Args& /*args*/) { return 16; }
+
+void launch(const Args& a, const LaunchContext& ctx) {
+  with_type_and_head_dim(a, [&]<class T, int D>() {
+    launch_hopper<T, D>(persistent_kernel<T, D>, a, ctx.stream, static_cast<int*>(a.workspace));
+  });
+}
+
+}  // namespace
+
+AttentionVariant persistent_variant() {
+  return {
+      {.family = "attention",
+       .name = "persistent",
+       .description = "05 in one block an SM that works through Q tiles, heaviest first",
+       .technique = "a persistent, causal-aware schedule: a tile's start and end under its neighbours' work",
+       .smem = SmemKind::dynamic_alloc,
+       .why_no_model = "not modelled yet: its wavefronts are not derived",
+       .unavailable = tensor_matmul::detail::why_no_wgmma},
+      {workspace_bytes, launch}};
+}
+
+}  // namespace smemlab::attention::detail
