@@ -5,7 +5,7 @@
 // P. K and V are freed apart (K once its S is done), so the next K can land while V is still read.
 // Should buy: the tensor cores stay busy during the exponentials, which 04 left to the other
 // consumer warpgroup alone: 10-20% at head dim 128, more at 64, where the products are shorter.
-// The loop is overlapped_tiles in hopper_attention.cuh, which step 07 runs too.
+// The loop is overlapped_tiles in hopper_attention.cuh, which step 07 runs at head dims 128 and 256.
 #include "attention/hopper_attention.cuh"
 #include "attention/variants.hpp"
 

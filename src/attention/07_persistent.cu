@@ -1,15 +1,16 @@
 // 07 — persistent blocks that take Q tiles as they come free, heaviest first within a head.
 // Changed from 05 (from 04 at head dim 64, where 04 is the faster): the grid is one block an SM,
 // and each block works through Q tiles (a batch, a head and 128 rows each) in turn: its first is
-// its block index, each next one the next of a counter in the workspace (set to 0 within the call),
-// so that a block that finishes early takes more. The producer takes the next item while the
-// consumers work and loads its Q as soon as both consumers' last S is done (an mbarrier that counts
-// their arrivals), then the first stages of its K and V: they land while the consumers finish the
-// current item and store its O. Then it hands the item's index over in shared memory at a named
-// barrier. Items run head by head, as 05's grid does, so that the blocks at work at a time share K
-// and V in L2; within a head from the last Q tile to the first, the order of their work under a
-// causal mask (a head's last tile sees every key, its first one tile of them), so that short items
-// fill the end.
+// its block index, each next one the next of a counter in the workspace (set to 0 within the call).
+// A block claims its next item as it starts the current one, so every block's second item is
+// claimed at the start in whatever order the claims land; from the third on, a block that finishes
+// early claims earlier and so takes more. The producer loads the next item's Q as soon as both
+// consumers' last S is done (an mbarrier that counts their arrivals), then the first stages of its
+// K and V: they land while the consumers finish the current item and store its O. Then it hands the
+// item's index over in shared memory at a named barrier. Items run head by head, as 05's grid does,
+// so that the blocks at work at a time share K and V in L2; within a head from the last Q tile to
+// the first, the order of their work under a causal mask (a head's last tile sees every key, its
+// first the fewest), so that short items fill the end.
 // Should buy: a Q tile's start (Q's copy and the ring's first fill, one to two microseconds) and
 // its end (O's store) overlap the neighbouring items' products instead of leaving the SM idle.
 // That matters where an item has few keys: at N = 512 (4 tiles of 128 keys), about 15%; and
@@ -23,7 +24,7 @@ namespace {
 // The hand-over of an item's index: the producer thread writes it to one of two slots, then it
 // and both consumer warpgroups meet at a named barrier (0 is __syncthreads'); the producer's warp
 // counts as a whole warp. Two slots, so that the producer can write the next index before the
-// consumers have met it at the barrier: the slot it writes was read before their last meeting.
+// consumers have read the previous one: the slot it writes was read before their last meeting.
 constexpr int kHandOver = 1;
 constexpr int kHandOverThreads = 32 + 128 * kConsumers;
 
@@ -99,7 +100,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 }
 
-// The counter of items handed out after each block's first.
+// The counter of items handed out after each block's first (an int; 16 bytes, the alignment the
+// call asks of a workspace).
 std::size_t workspace_bytes(const Args& /*args*/) { return 16; }
 
 void launch(const Args& a, const LaunchContext& ctx) {
@@ -114,7 +116,7 @@ AttentionVariant persistent_variant() {
   return {
       {.family = "attention",
        .name = "persistent",
-       .description = "05 in one block an SM that works through Q tiles, heaviest first",
+       .description = "05 (04 at head dim 64) in one block an SM that works through Q tiles",
        .technique = "a persistent, causal-aware schedule: a tile's start and end under its neighbours' work",
        .smem = SmemKind::dynamic_alloc,
        .why_no_model = "not modelled yet: its wavefronts are not derived",

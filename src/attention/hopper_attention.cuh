@@ -328,8 +328,9 @@ __device__ __forceinline__ void overlapped_tiles(Consumer<D>& c, const Problem<T
 }
 
 // The tensor maps of a call and its grid of Q tiles; then kernel<<<grid, kThreads, smem>>>.
-// A kernel that also takes an item counter (int*) is persistent: one block an SM (the most the
-// shared memory allows), each working through Q tiles; the counter is set to 0 just before it.
+// A kernel that also takes an item counter (int*) is persistent: one block an SM (the most its
+// 384 threads of 168 registers allow), each working through Q tiles; the counter is set to 0 just
+// before it.
 template <class T, int D, class Kernel>
 void launch_hopper(Kernel kernel, const Args& a, cudaStream_t stream, int* item_counter = nullptr) {
   constexpr bool kPersistent = std::is_invocable_v<Kernel, Maps, Problem<T>, int*>;

@@ -173,8 +173,8 @@ std::vector<Case> cases() {
       {"head_dim_256", shape(1, 2, 1, 100, 300, 256, false, 2.0F), padded},
       {"head_dim_256_causal", shape(1, 2, 2, 300, 100, 256, true, 4.0F)},
       {"long_causal", shape(1, 1, 1, 4097, 4097, 64, true, 4.0F)},
-      // More Q tiles of several key tiles each than an H100 or H200 has SMs (144 tiles of 128
-      // rows, 132 SMs): a persistent step's blocks take a second item of another length.
+      // More Q tiles of several key tiles each than an H100 SXM or an H200 has SMs (144 tiles of
+      // 128 rows, 132 SMs): some of a persistent step's blocks take a second item.
       {"more_tiles_than_sms", shape(2, 24, 6, 260, 400, 64, true, 2.0F)},
       {"no_keys", shape(2, 2, 2, 5, 0, 64, false), {}, false, 1.0F, true},
       {"no_keys_causal", shape(1, 2, 1, 70, 0, 128, true)},
