@@ -13,6 +13,7 @@
 
 #include "attention/attention_device.cuh"
 #include "attention/wgmma_ops.cuh"
+#include "core/occupancy.hpp"
 #include "tensor_matmul/hopper.cuh"
 #include "tensor_matmul/tensor_map.hpp"
 
@@ -328,9 +329,9 @@ __device__ __forceinline__ void overlapped_tiles(Consumer<D>& c, const Problem<T
 }
 
 // The tensor maps of a call and its grid of Q tiles; then kernel<<<grid, kThreads, smem>>>.
-// A kernel that also takes an item counter (int*) is persistent: one block an SM (the most its
-// 384 threads of 168 registers allow), each working through Q tiles; the counter is set to 0 just
-// before it.
+// A kernel that also takes an item counter (int*) is persistent: as many blocks as can be
+// resident at once (one an SM: its 384 threads of 168 registers fill one), each working through
+// Q tiles; the counter is set to 0 just before it.
 template <class T, int D, class Kernel>
 void launch_hopper(Kernel kernel, const Args& a, cudaStream_t stream, int* item_counter = nullptr) {
   constexpr bool kPersistent = std::is_invocable_v<Kernel, Maps, Problem<T>, int*>;
@@ -356,11 +357,8 @@ void launch_hopper(Kernel kernel, const Args& a, cudaStream_t stream, int* item_
   SMEMLAB_CUDA_CHECK(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Smem<D>::kBytes));
   if constexpr (kPersistent) {
-    int device = 0;
-    int sms = 0;
-    SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
-    SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    const auto grid = static_cast<unsigned>(std::min<long long>(blocks, sms));
+    const auto grid = static_cast<unsigned>(
+        std::min<long long>(blocks, smemlab::detail::resident_blocks(kernel, kThreads, Smem<D>::kBytes)));
     SMEMLAB_CUDA_CHECK(cudaMemsetAsync(item_counter, 0, sizeof(int), stream));
     kernel<<<grid, kThreads, Smem<D>::kBytes, stream>>>(maps, p, item_counter);
   } else {
