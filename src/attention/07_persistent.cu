@@ -65,12 +65,18 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int next =
           static_cast<int>(min(static_cast<long long>(items), gridDim.x + 1LL * atomicAdd(next_item, 1)));
       start(item);
-      // Q and the first stages are issued before the hand-over, which waits for the consumers to
-      // finish the last item: they land meanwhile.
-      produce<T, D>(maps, p, c.at, c.tiles, c.smem, c.bars, ring, [&] { hand_over(item); });
-      ring += c.tiles;
-      hopper::wait(c.bars.q_empty, phase);  // both consumers' last S is done: Q's buffer is free
-      phase ^= 1;
+      if (c.tiles == 0) {
+        // Rows that see no key: O is 0 and nothing is copied. Q's barriers are left alone on
+        // both sides, so that no consumer warp can be left waiting on a phase gone past.
+        hand_over(item);
+      } else {
+        // Q and the first stages are issued before the hand-over, which waits for the consumers
+        // to finish the last item: they land meanwhile.
+        produce<T, D>(maps, p, c.at, c.tiles, c.smem, c.bars, ring, [&] { hand_over(item); });
+        ring += c.tiles;
+        hopper::wait(c.bars.q_empty, phase);  // both consumers' last S is done: Q's buffer is free
+        phase ^= 1;
+      }
       item = next;
     }
     hand_over(items);  // no more
@@ -86,11 +92,10 @@ __global__ void __launch_bounds__(kThreads, 1)
     const int item = handed_items[handed++ % 2];
     if (item >= items) return;
     start(item);
-    // An item with no keys loads Q too, and the loops free it at once: a warp of this warpgroup
-    // late by a whole Q copy would then wait here on a phase gone past. Not yet fixed; the fix
-    // (no Q, no Q barriers for such items, on both sides) is in docs/perf/attention.md.
-    hopper::wait(c.bars.q_full, phase);
-    phase ^= 1;
+    if (c.tiles > 0) {  // as the producer: no Q without keys
+      hopper::wait(c.bars.q_full, phase);
+      phase ^= 1;
+    }
     c.rows = {.top = c.at.tile * kRows + 64 * consumer + 16 * warp + lane / 4, .t = lane % 4};
     float o[D / 2] = {};
     if constexpr (D == 64) {

@@ -230,7 +230,6 @@ __device__ __forceinline__ void tiles_in_turn(Consumer<D>& c, const Problem<T>& 
   using L = Smem<D>;
   auto& acc = reinterpret_cast<float(&)[D / 8][4]>(o);
   const bool arrives = threadIdx.x % 128 == 0;  // for its warpgroup
-  if (FreesQ && c.tiles == 0 && arrives) hopper::arrive(c.bars.q_empty);
   for (int tile = 0; tile < c.tiles; ++tile) {
     const int stage = (ring + tile) % kStages;
     const unsigned parity = ((ring + tile) / kStages) & 1;
@@ -266,18 +265,15 @@ __device__ __forceinline__ void tiles_in_turn(Consumer<D>& c, const Problem<T>& 
 // S of the next tile and P V of this one are two wgmma batches; the consumer waits for S only,
 // computes its softmax while P V runs, then waits for P V before it rescales O. K and V are
 // freed apart. O (its accumulators, o) ends unnormalised; `ring` as for produce(). FreesQ: the
-// consumer also arrives on q_empty once its last S is done (or at once without keys), so that a
-// block that works through several Q tiles can load the next Q under the last P V.
+// consumer also arrives on q_empty once its last S is done, so that a block that works through
+// several Q tiles can load the next Q under the last P V (with no keys, it loads no Q).
 template <class T, int D, bool FreesQ = false>
 __device__ __forceinline__ void overlapped_tiles(Consumer<D>& c, const Problem<T>& p, float (&o)[D / 2],
                                                  int ring = 0) {
   using L = Smem<D>;
   auto& acc = reinterpret_cast<float(&)[D / 8][4]>(o);
   const bool arrives = threadIdx.x % 128 == 0;  // for its warpgroup
-  if (c.tiles == 0) {
-    if (FreesQ && arrives) hopper::arrive(c.bars.q_empty);
-    return;
-  }
+  if (c.tiles == 0) return;
   const auto stage_of = [&](int tile) { return (ring + tile) % kStages; };
   const auto parity_of = [&](int tile) { return static_cast<unsigned>((ring + tile) / kStages) & 1; };
   const auto scores_done = [&](int tile) {  // K's stage, and after the last S Q, are free

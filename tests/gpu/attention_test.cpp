@@ -176,6 +176,12 @@ std::vector<Case> cases() {
       // More Q tiles of several key tiles each than an H100 SXM or an H200 has SMs (144 tiles of
       // 128 rows, 132 SMs): some of a persistent step's blocks take a second item.
       {"more_tiles_than_sms", shape(2, 24, 6, 260, 400, 64, true, 2.0F)},
+      // The same at head dims 64, 128 and 256, a third of the Q tiles seeing no key (rows 0-170
+      // of 300 against 129 keys; 0-199 of 300 against 100): a persistent step's blocks take about
+      // three items each, of 0, 1 and 2 key tiles.
+      {"many_tiles_some_without_keys", shape(2, 72, 8, 300, 129, 128, true, 2.0F)},
+      {"many_tiles_head_dim_64", shape(2, 72, 8, 300, 129, 64, true, 2.0F)},
+      {"many_tiles_head_dim_256", shape(1, 140, 14, 300, 100, 256, true, 2.0F)},
       {"no_keys", shape(2, 2, 2, 5, 0, 64, false), {}, false, 1.0F, true},
       {"no_keys_causal", shape(1, 2, 1, 70, 0, 128, true)},
       {"many_heads", shape(33000, 2, 1, 2, 3, 64, true, 2.0F)},
