@@ -46,7 +46,7 @@ constexpr int smem_bytes() {
 template <class T, int D>
 __global__ void __launch_bounds__(kThreads) swizzled_pipeline_kernel(Problem<T> p) {
   constexpr int F = kFragments<D>;
-  extern __shared__ __align__(128) unsigned char smem[];
+  extern __shared__ __align__(1024) unsigned char smem[];  // a tile's rows start on D * 2 bytes
   unsigned char* const q_tile = smem;
   const auto k_tile = [&](int stage) {
     return smem + tile_bytes<D>(kRows<D>) + stage * 2 * tile_bytes<D>(kKeys<D>);
@@ -67,6 +67,17 @@ __global__ void __launch_bounds__(kThreads) swizzled_pipeline_kernel(Problem<T> 
   // ldmatrix: lane l gives a row address of matrix l / 8.
   const int matrix = lane / 8;
   const int matrix_row = lane % 8;
+  // A lane's address of chunk 2 j + h (h = 0 or 1) of a tile row r: swizzled<D>(r, 2 j + h), which
+  // is the row's start plus ((h ^ (r % 8)) ^ 2 j) x 16, since 2 j + h = 2 j ^ h. Rows start on
+  // multiples of D x 2 bytes, so the XOR with 2 j x 16 = j << 5 can be made on the whole address:
+  // one instruction for each step j, from one base a lane keeps, instead of an address a
+  // fragment that the compiler would keep in registers across the tiles.
+  const auto lane_base = [&](const unsigned char* tile, int row, int half) {
+    return static_cast<unsigned>(__cvta_generic_to_shared(tile)) + row * D * 2 + ((half ^ (row & 7)) << 4);
+  };
+  unsigned q_base[F];
+#pragma unroll
+  for (int f = 0; f < F; ++f) q_base[f] = lane_base(q_tile, 16 * (F * warp + f) + 8 * (matrix % 2) + matrix_row, matrix / 2);
 
   copy_tile<T, kRows<D>, D, kThreads>(q_tile, q, p.qs.seq, first_row, p.q_len);
   const auto copy_keys = [&](int tile, int stage) {
@@ -85,19 +96,18 @@ __global__ void __launch_bounds__(kThreads) swizzled_pipeline_kernel(Problem<T> 
     cp_async_commit();
 
     float s[F][kKeys<D> / 8][4] = {};
+    const unsigned k_base = lane_base(k_tile(stage), 8 * (matrix / 2) + matrix_row, matrix % 2);
+    const unsigned v_base = lane_base(v_tile(stage), 8 * (matrix % 2) + matrix_row, matrix / 2);
 #pragma unroll
     for (int kk = 0; kk < D / 16; ++kk) {
       // Q's A fragments: matrices (rows 0-7 | 8-15) x (k 0-7 | 8-15), rows first.
       std::uint32_t a[F][4];
 #pragma unroll
-      for (int f = 0; f < F; ++f)
-        ldmatrix_x4(a[f], q_tile + swizzled<D>(16 * (F * warp + f) + 8 * (matrix % 2) + matrix_row,
-                                               2 * kk + matrix / 2));
+      for (int f = 0; f < F; ++f) ldmatrix_x4(a[f], q_base[f] ^ (kk << 5));
 #pragma unroll
       for (int np = 0; np < kKeys<D> / 16; ++np) {  // two tiles of 8 keys: (keys 0-7 | 8-15) x (k 0-7 | 8-15)
         std::uint32_t b[4];
-        ldmatrix_x4(
-            b, k_tile(stage) + swizzled<D>(16 * np + 8 * (matrix / 2) + matrix_row, 2 * kk + matrix % 2));
+        ldmatrix_x4(b, (k_base ^ (kk << 5)) + 16 * np * D * 2);
 #pragma unroll
         for (int f = 0; f < F; ++f) {
           mma16816<T>(s[f][2 * np], a[f], b[0], b[1]);
@@ -119,8 +129,7 @@ __global__ void __launch_bounds__(kThreads) swizzled_pipeline_kernel(Problem<T> 
 #pragma unroll
       for (int np = 0; np < D / 16; ++np) {  // V transposed: (keys 0-7 | 8-15) x (dims 0-7 | 8-15)
         std::uint32_t b[4];
-        ldmatrix_x4_trans(
-            b, v_tile(stage) + swizzled<D>(16 * kk + 8 * (matrix % 2) + matrix_row, 2 * np + matrix / 2));
+        ldmatrix_x4_trans(b, (v_base ^ (np << 5)) + 16 * kk * D * 2);
 #pragma unroll
         for (int f = 0; f < F; ++f) {
           mma16816<T>(acc[f][2 * np], a[f], b[0], b[1]);
