@@ -5,7 +5,9 @@ Runs `smemlab bench --family attention --format json` for the sizes given, then 
 torch.nn.functional.scaled_dot_product_attention on the same shapes (16,384 tokens a batch,
 heads x head_dim = 2,048, head dims 128 and 64, causal and not; and 32 query heads over 8 kv heads
 of 128, causal) with its FlashAttention-2 and
-cuDNN backends, and prints TFLOP/s and the ratio of smemlab's fastest step to each. TFLOP/s counts
+cuDNN backends, and prints TFLOP/s and the ratio of smemlab's fastest step to each, and to the
+benchmark's own cuDNN row where smemlab was built with cuDNN (the system's cuDNN, through its graph
+API; PyTorch brings its own copy, often another version). TFLOP/s counts
 4 * batch * query heads * N^2 * head_dim a call, halved for a causal mask, as smemlab's rows do.
 torch's `is_causal` aligns the mask to the top left; with q_len = kv_len, as here, it is the
 same mask as smemlab's bottom-right one.
@@ -104,9 +106,11 @@ def main():
     dtype = torch.bfloat16 if args.type == "bf16" else torch.float16
     backends = {"flash": SDPBackend.FLASH_ATTENTION, "cudnn": SDPBackend.CUDNN_ATTENTION}
     unit, scale = ("GB/s", 1) if args.decode else ("TFLOP/s", 1000)
-    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, {args.type}; {unit}, "
+    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__} (its cuDNN {torch.backends.cudnn.version()}), "
+          f"{args.type}; {unit}, "
           "smemlab's fastest step and its ratio to each backend")
-    print(f"{'case':<22}{'N':>7}  {'best step':<20}{'smemlab':>8}{'flash':>8}{'cudnn':>8}{'/flash':>8}{'/cudnn':>8}")
+    print(f"{'case':<22}{'N':>7}  {'best step':<20}{'smemlab':>8}{'flash':>8}{'cudnn':>8}{'/flash':>8}{'/cudnn':>8}"
+          f"{'bench cudnn':>12}{'/bench':>8}")
     results = []
     if args.decode:
         cases = [(128, False, True, q_len) for q_len in (1, 16)]
@@ -117,9 +121,11 @@ def main():
         label = (f"{args.type} hd{head_dim}{' causal' if causal else ''}{' gqa' if grouped else ''}"
                  f"{f' q{q_len}' if q_len else ''}")
         for n in sizes:
-            mine = [r for r in rows if r["dtype"] == label and r["size"] == str(n) and r["verified"]]
+            here = [r for r in rows if r["dtype"] == label and r["size"] == str(n) and r["verified"]]
+            mine = [r for r in here if r["variant"].split("/")[-1] != "cudnn"]
             if not mine:
                 continue
+            bench_cudnn = next((r["throughput"] / scale for r in here if r["variant"].split("/")[-1] == "cudnn"), None)
             best = max(mine, key=lambda r: r["throughput"])
             ours = best["throughput"] / scale
             theirs = {name: torch_rate(torch, b, n, head_dim, causal, dtype, args.reps, grouped, q_len)
@@ -127,13 +133,16 @@ def main():
             ratio = lambda t: f"{ours / t:8.2f}" if t else f"{'-':>8}"
             cell = lambda t: f"{t:8.0f}" if t else f"{'-':>8}"
             print(f"{label:<22}{n:>7}  {best['variant']:<20}{ours:8.0f}{cell(theirs['flash'])}"
-                  f"{cell(theirs['cudnn'])}{ratio(theirs['flash'])}{ratio(theirs['cudnn'])}")
+                  f"{cell(theirs['cudnn'])}{ratio(theirs['flash'])}{ratio(theirs['cudnn'])}"
+                  f"{cell(bench_cudnn):>12}{ratio(bench_cudnn)}")
             key = "gbps" if args.decode else "tflops"
             results.append({"case": label, "n": n, "variant": best["variant"], f"smemlab_{key}": ours,
-                            f"flash_{key}": theirs["flash"], f"cudnn_{key}": theirs["cudnn"]})
+                            f"flash_{key}": theirs["flash"], f"cudnn_{key}": theirs["cudnn"],
+                            f"bench_cudnn_{key}": bench_cudnn})
     if args.output:
         with open(args.output, "w") as f:
-            json.dump({"device": torch.cuda.get_device_name(), "torch": torch.__version__, "rows": results,
+            json.dump({"device": torch.cuda.get_device_name(), "torch": torch.__version__,
+                       "torch_cudnn": torch.backends.cudnn.version(), "rows": results,
                        "smemlab_rows": rows}, f, indent=1)
 
 

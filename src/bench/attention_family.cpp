@@ -6,6 +6,9 @@
 // Throughput is TFLOP/s of the two products, 4 batch q_heads N^2 head_dim a run, halved for
 // causal masks. Every output is checked before it is timed: rows spread over the batch, the
 // heads and the sequence against the double-precision reference, and their log-sum-exp.
+// Where cuDNN was found at build time, a row "cudnn" times its fused attention on the same
+// tensors (checked the same way), the library a user would call instead; the reference row
+// that ratios divide stays `unfused`, which every build has.
 //
 // The decoding family (attention-decode): a size is the kv length, the cached keys and values a
 // step of generation reads, for 1 and for 16 new query tokens ("bf16 hd128 gqa q1", "... q16";
@@ -21,7 +24,10 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <functional>
+#include <memory>
 
+#include "bench/cudnn_attention.hpp"
 #include "bench/device_memory.hpp"
 #include "bench/families.hpp"
 #include "smemlab/attention.hpp"
@@ -135,38 +141,54 @@ std::vector<BenchRow> run_case(const attention::Shape& s, DType type,
 
   const CublasHandle cublas;
   const LaunchContext launch_ctx{ctx.stream, cublas.get()};
+  // O and the log-sum-exps of one call, poisoned first, against the reference rows.
+  const auto checked_call = [&](const std::function<void()>& call) {
+    SMEMLAB_CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0xFF, workspace.bytes(), ctx.stream));
+    o.poison(ctx.stream);
+    lse.poison(ctx.stream);
+    call();
+    const std::vector<float> got = to_float(o, ctx.stream);
+    std::vector<float> got_lse(rows);
+    lse.download(got_lse, ctx.stream);
+    double diff = 0.0, norm = 0.0, worst = 0.0, lse_error = 0.0;
+    for (std::size_t r = 0; r < checked.size(); ++r) {
+      for (int c = 0; c < s.head_dim; ++c) {
+        const double d = got[checked[r] * s.head_dim + c] - want[r * s.head_dim + c];
+        diff += d * d;
+        norm += want[r * s.head_dim + c] * want[r * s.head_dim + c];
+        worst = std::max(worst, std::isnan(d) ? INFINITY : std::abs(d));
+      }
+      const double e =
+          std::abs(got_lse[checked[r]] - want_lse[r]) / std::max(1.0, std::abs(want_lse[r]));
+      lse_error = std::max(lse_error, std::isnan(e) ? INFINITY : e);
+    }
+    const double error = std::sqrt(diff / norm);
+    const double rms = std::sqrt(norm / static_cast<double>(want.size()));
+    return Check{error <= attention::relative_tolerance(type) && lse_error <= 1e-4, error,
+                 worst / rms, "cpu-fp64-rows"};
+  };
   std::vector<Candidate> candidates;
   for (const auto* var : chosen)
-    candidates.push_back(
-        {.name = std::string(var->info.name),
-         .check =
-             [&, var] {
-               SMEMLAB_CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0xFF, workspace.bytes(), ctx.stream));
-               o.poison(ctx.stream);
-               lse.poison(ctx.stream);
-               attention::run(*var, args, launch_ctx);
-               const std::vector<float> got = to_float(o, ctx.stream);
-               std::vector<float> got_lse(rows);
-               lse.download(got_lse, ctx.stream);
-               double diff = 0.0, norm = 0.0, worst = 0.0, lse_error = 0.0;
-               for (std::size_t r = 0; r < checked.size(); ++r) {
-                 for (int c = 0; c < s.head_dim; ++c) {
-                   const double d = got[checked[r] * s.head_dim + c] - want[r * s.head_dim + c];
-                   diff += d * d;
-                   norm += want[r * s.head_dim + c] * want[r * s.head_dim + c];
-                   worst = std::max(worst, std::isnan(d) ? INFINITY : std::abs(d));
-                 }
-                 const double e =
-                     std::abs(got_lse[checked[r]] - want_lse[r]) / std::max(1.0, std::abs(want_lse[r]));
-                 lse_error = std::max(lse_error, std::isnan(e) ? INFINITY : e);
-               }
-               const double error = std::sqrt(diff / norm);
-               const double rms = std::sqrt(norm / static_cast<double>(want.size()));
-               return Check{error <= attention::relative_tolerance(type) && lse_error <= 1e-4, error,
-                            worst / rms, "cpu-fp64-rows"};
-             },
-         .launch = [&, var] { attention::run(*var, args, launch_ctx); },
-         .dtype_label = label});
+    candidates.push_back({.name = std::string(var->info.name),
+                          .check = [&, var] { return checked_call([&] { attention::run(*var, args, launch_ctx); }); },
+                          .launch = [&, var] { attention::run(*var, args, launch_ctx); },
+                          .dtype_label = label});
+  // cuDNN's fused attention beside them, where it was built in and takes the shape.
+  std::unique_ptr<CudnnAttention> cudnn;
+  if (const std::string why = CudnnAttention::why_unavailable(); !why.empty()) {
+    ctx.progress(fmt::format("attention {} {}: {}", label, size, why), false);
+  } else {
+    try {
+      cudnn = std::make_unique<CudnnAttention>(args);
+    } catch (const std::runtime_error& e) {
+      ctx.progress(fmt::format("attention {} {}: no cuDNN row: {}", label, size, e.what()), false);
+    }
+  }
+  if (cudnn != nullptr)
+    candidates.push_back({.name = "cudnn",
+                          .check = [&] { return checked_call([&] { cudnn->run(args, ctx.stream); }); },
+                          .launch = [&] { cudnn->run(args, ctx.stream); },
+                          .dtype_label = label});
   const double flops = 4.0 * s.batch * s.q_heads * static_cast<double>(s.q_len) * s.kv_len * s.head_dim;
   const double kv_bytes = 2.0 * static_cast<double>(kv_elements) * sizeof(Storage);
   const Workload work{.size = size,
