@@ -122,10 +122,10 @@ def main():
                  f"{f' q{q_len}' if q_len else ''}")
         for n in sizes:
             here = [r for r in rows if r["dtype"] == label and r["size"] == str(n) and r["verified"]]
-            mine = [r for r in here if r["variant"].split("/")[-1] != "cudnn"]
+            mine = [r for r in here if not r.get("library")]
             if not mine:
                 continue
-            bench_cudnn = next((r["throughput"] / scale for r in here if r["variant"].split("/")[-1] == "cudnn"), None)
+            bench_cudnn = next((r["throughput"] / scale for r in here if r["variant"] == "cudnn"), None)
             best = max(mine, key=lambda r: r["throughput"])
             ours = best["throughput"] / scale
             theirs = {name: torch_rate(torch, b, n, head_dim, causal, dtype, args.reps, grouped, q_len)

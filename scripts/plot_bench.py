@@ -438,6 +438,7 @@ def best_variants(docs):
             for v in ordered(r["variant"] for r in rows)
             if not v.startswith("cpu_")
             and (family, v) not in NOT_CANDIDATES
+            and not any(r.get("library") for r in rows if r["variant"] == v)
             and not any(is_reference(r, doc) for r in rows if r["variant"] == v)
         ]
         complete = [

@@ -188,7 +188,8 @@ std::vector<BenchRow> run_case(const attention::Shape& s, DType type,
     candidates.push_back({.name = "cudnn",
                           .check = [&] { return checked_call([&] { cudnn->run(args, ctx.stream); }); },
                           .launch = [&] { cudnn->run(args, ctx.stream); },
-                          .dtype_label = label});
+                          .dtype_label = label,
+                          .library = true});
   const double flops = 4.0 * s.batch * s.q_heads * static_cast<double>(s.q_len) * s.kv_len * s.head_dim;
   const double kv_bytes = 2.0 * static_cast<double>(kv_elements) * sizeof(Storage);
   const Workload work{.size = size,

@@ -67,6 +67,7 @@ struct BenchRow {
   // Bank microbenchmarks: the analyzer's wavefronts for one warp's access (NaN elsewhere).
   double predicted_wavefronts = std::numeric_limits<double>::quiet_NaN();
   bool reference = false;  // the row every vs_reference of its family, type and size divides
+  bool library = false;    // another library's call, timed for comparison (Candidate::library)
   bool verified = false;
   double error = 0.0;      // norm-wise relative error against the reference result
   double max_error = 0.0;  // largest element error, in units of the reference's RMS
@@ -139,6 +140,9 @@ struct Candidate {
   std::string dtype_label = {};  // empty: the run's element type
   std::optional<Rate> rate = {};  // empty: the workload's
   double predicted_wavefronts = std::numeric_limits<double>::quiet_NaN();
+  // Another library's call timed beside the variants (cuDNN's fused attention): never marked
+  // the fastest variant.
+  bool library = false;
 };
 
 // What one size and type of a family measures.

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cmath>
+#include <deque>
 #include <limits>
 #include <stdexcept>
 #include <vector>
@@ -74,7 +75,7 @@ class Descriptor {
 
 struct CudnnAttention::Plan {
   cudnnHandle_t handle = nullptr;
-  std::vector<Descriptor> keep;  // every descriptor the plan refers to
+  std::deque<Descriptor> keep;  // every descriptor the plan refers to (a deque: they never move)
   std::unique_ptr<Descriptor> plan;
   void* workspace = nullptr;
   std::int64_t workspace_bytes = 0;
@@ -168,11 +169,16 @@ struct CudnnAttention::Plan {
 std::string CudnnAttention::why_unavailable() { return {}; }
 
 CudnnAttention::CudnnAttention(const attention::Args& a) : plan_(std::make_unique<Plan>()) {
-  Plan& p = *plan_;
-  // std::vector<Descriptor> must not move the descriptors that later ones point to.
-  p.keep.reserve(64);
-  check(cudnnCreate(&p.handle), "cudnnCreate");
   const attention::Shape& s = a.shape;
+  // What this graph does not express: the library's causal mask is aligned to the bottom right,
+  // the graph's to the top left (the same where q_len = kv_len); rows without keys, which the
+  // library defines as O = 0 and a log-sum-exp of -infinity.
+  if (s.causal && s.q_len != s.kv_len)
+    throw std::runtime_error("cuDNN's graph here aligns a causal mask to the top left: q_len must equal kv_len");
+  if (s.q_len == 0 || s.kv_len == 0) throw std::runtime_error("no queries or no keys");
+  if (a.lse == nullptr) throw std::runtime_error("the graph writes the log-sum-exps: lse must be given");
+  Plan& p = *plan_;
+  check(cudnnCreate(&p.handle), "cudnnCreate");
   const std::int64_t b = s.batch, hq = s.q_heads, hk = s.kv_heads, sq = s.q_len, sk = s.kv_len, d = s.head_dim;
   const cudnnDataType_t io = a.type == DType::f16 ? CUDNN_DATA_HALF : CUDNN_DATA_BFLOAT16;
   p.scale = s.scale;
@@ -294,7 +300,7 @@ void CudnnAttention::run(const attention::Args& a, cudaStream_t stream) {
 
 struct CudnnAttention::Plan {};
 
-std::string CudnnAttention::why_unavailable() { return "no reference: cuDNN was not found when smemlab was built"; }
+std::string CudnnAttention::why_unavailable() { return "no cudnn row: cuDNN 9 was not found when smemlab was built"; }
 CudnnAttention::CudnnAttention(const attention::Args& /*a*/) {
   throw std::logic_error("CudnnAttention: " + why_unavailable());
 }

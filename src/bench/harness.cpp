@@ -116,6 +116,7 @@ std::vector<BenchRow> measure(std::string_view family, DType type, const Workloa
     row.copy_gbs = copy_gbs;
     row.vs_copy = row.throughput / copy_gbs;
     row.predicted_wavefronts = c.predicted_wavefronts;
+    row.library = c.library;
     row.verified = check.verified;
     row.error = check.error;
     row.max_error = check.max_error;

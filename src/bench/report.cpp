@@ -102,7 +102,8 @@ std::string render_json(const BenchReport& report) {
                     {"error", r.error},  // non-finite errors become null
                     {"max_error", r.max_error},
                     {"checked_against", r.checked_against},
-                    {"reference", r.reference}});
+                    {"reference", r.reference},
+                    {"library", r.library}});
   }
   nlohmann::json variants = nlohmann::json::array();
   for (const VariantInfo& v : report.variants) {
@@ -216,7 +217,8 @@ std::vector<SummarySection> summary_sections(const BenchReport& report) {
     std::size_t fastest = end;
     for (std::size_t i = begin; i < end; ++i) {
       const BenchRow& r = report.rows[i];
-      if (!r.reference && r.verified && (fastest == end || r.vs_reference > report.rows[fastest].vs_reference))
+      if (!r.reference && !r.library && r.verified &&
+          (fastest == end || r.vs_reference > report.rows[fastest].vs_reference))
         fastest = i;
     }
     for (std::size_t i = begin; i < end; ++i) {

@@ -141,6 +141,26 @@ TEST(Report, SummaryIsAVariantBySizeGridOfRatiosWithTheFastestMarked) {
   EXPECT_NE(summary.find("6 rows"), std::string::npos);
 }
 
+// A library's row timed beside the variants (cuDNN's attention) keeps its ratio but is never
+// marked the fastest variant, and JSON says which rows are such.
+TEST(Report, SummaryNeverMarksALibraryRowTheFastest) {
+  BenchReport r;
+  r.device.name = "Test GPU";
+  r.device.sms = 132;
+  r.options.reps = 21;
+  r.rows.push_back(summary_row("unfused", "4096", 1.0, true));
+  r.rows.push_back(summary_row("persistent", "4096", 4.8));
+  r.rows.push_back(summary_row("cudnn", "4096", 5.1));
+  r.rows.back().library = true;
+  const std::string summary = render(r, Format::summary);
+  EXPECT_NE(summary.find("4.80*"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("5.10 "), std::string::npos) << summary;
+  EXPECT_EQ(summary.find("5.10*"), std::string::npos) << summary;
+  const auto doc = nlohmann::json::parse(render(r, Format::json));
+  EXPECT_EQ(doc["rows"][1]["library"], false);
+  EXPECT_EQ(doc["rows"][2]["library"], true);
+}
+
 TEST(Report, SummaryCountsInTheSingularForOne) {
   BenchReport r;
   r.device.name = "Test GPU";
