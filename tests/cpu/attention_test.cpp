@@ -1,5 +1,6 @@
 // The attention family's argument checks and its CPU reference, on cases worked by hand: the
-// masking rule (bottom-right causal, rows that see no key), grouped-query heads, strided rows.
+// masking rule (bottom-right causal, rows that see no key), grouped-query heads, strided rows;
+// and what the benchmark's cudnn row refuses.
 #include "smemlab/attention.hpp"
 
 #include <gtest/gtest.h>
@@ -7,7 +8,10 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <vector>
+
+#include "bench/cudnn_attention.hpp"
 
 using namespace smemlab::attention;
 
@@ -156,4 +160,34 @@ TEST(AttentionArgs, BadShapesAndStridesAreRefused) {
   refused(good, Strides{q.batch, q.head, 132}, kv);   // not a multiple of 8
   refused(good, q, Strides{kv.batch, kv.head, 120});  // rows overlap
   EXPECT_NO_THROW(validate(with([](Shape& s) { s.kv_len = 0; }), q, kv, kv, q));
+}
+
+// The benchmark's cudnn row refuses, before it touches a GPU, what its graph does not express: a
+// causal mask with q_len != kv_len (the graph aligns it to the top left), no keys, no
+// log-sum-exp output. A build without cuDNN refuses every call.
+TEST(CudnnAttentionRow, RefusesWhatItsGraphDoesNotExpress) {
+  float lse = 0.0F;
+  Args a{.shape = {.q_heads = 2, .kv_heads = 2, .q_len = 8, .kv_len = 16, .head_dim = 64, .causal = true,
+                   .scale = 0.125F},
+         .lse = &lse};
+  if (!smemlab::CudnnAttention::why_unavailable().empty()) {
+    EXPECT_THROW(smemlab::CudnnAttention{a}, std::logic_error);
+    return;
+  }
+  // The reason, not cuDNN's own failure to start (which a machine without a GPU would also give).
+  const auto refusal = [&] {
+    try {
+      smemlab::CudnnAttention refused{a};
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(refusal().find("q_len must equal kv_len"), std::string::npos) << refusal();
+  a.shape.causal = false;
+  a.shape.kv_len = 0;
+  EXPECT_NE(refusal().find("no keys"), std::string::npos) << refusal();
+  a.shape.kv_len = 16;
+  a.lse = nullptr;
+  EXPECT_NE(refusal().find("lse must be given"), std::string::npos) << refusal();
 }
