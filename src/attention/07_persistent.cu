@@ -34,17 +34,12 @@ __global__ void __launch_bounds__(kThreads, 1)
   extern __shared__ unsigned char smem_raw[];
   __shared__ int handed_items[2];
   Consumer<D> c;
-  c.smem = aligned_smem(smem_raw);
-  c.bars = barriers_at<D>(c.smem);
-  if (threadIdx.x == 0) init_barriers(c.bars);
-  __syncthreads();
+  c.begin(smem_raw);
   const int items = p.batch * p.heads * p.q_tiles;  // at most 2^31 - 1 (launch_hopper)
   // Item i: Q tile q_tiles - 1 - i % q_tiles of the (batch, head) pair i / q_tiles.
   const auto start = [&](int item) {
     const int pair = item / p.q_tiles;
-    c.at = {pair / p.heads, pair % p.heads, p.q_tiles - 1 - item % p.q_tiles};
-    c.keys = key_range(p, c.at.tile * kRows, kRows);
-    c.tiles = (c.keys.end + kKeys<D> - 1) / kKeys<D>;
+    c.take(p, {pair / p.heads, pair % p.heads, p.q_tiles - 1 - item % p.q_tiles});
   };
   int ring = 0;        // K/V tiles the ring of stages has carried
   unsigned phase = 0;  // of Q's barriers
@@ -83,10 +78,6 @@ __global__ void __launch_bounds__(kThreads, 1)
     return;
   }
   hopper::claim_registers<240>();
-  const int consumer = static_cast<int>(threadIdx.x) / 128 - 1;
-  const int lane = static_cast<int>(threadIdx.x) % 32;
-  const int warp = (static_cast<int>(threadIdx.x) / 32) % 4;
-  c.q_tile = c.smem + consumer * 64 * 128;
   for (;;) {
     hopper::sync_named_divergent(kHandOver, kHandOverThreads);
     const int item = handed_items[handed++ % 2];
@@ -96,7 +87,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       hopper::wait(c.bars.q_full, phase);
       phase ^= 1;
     }
-    c.rows = {.top = c.at.tile * kRows + 64 * consumer + 16 * warp + lane / 4, .t = lane % 4};
+    c.own_rows();
     float o[D / 2] = {};
     if constexpr (D == 64) {
       tiles_in_turn<T, D, true>(c, p, o, ring);  // 04's loop: 05's overlap is slower at head dim 64

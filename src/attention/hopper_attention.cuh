@@ -162,6 +162,32 @@ struct Consumer {
   [[nodiscard]] __device__ __forceinline__ bool masked(int tile) const {
     return keys.unmasked_end < (tile + 1) * kKeys<D>;
   }
+
+  // By every thread of the block, first: the aligned shared memory, its barriers set up.
+  __device__ __forceinline__ void begin(unsigned char* smem_raw) {
+    smem = aligned_smem(smem_raw);
+    bars = barriers_at<D>(smem);
+    if (threadIdx.x == 0) init_barriers(bars);
+    __syncthreads();
+  }
+
+  // Q tile `tile` of p: the keys its rows see and the key tiles it meets.
+  template <class T>
+  __device__ __forceinline__ void take(const Problem<T>& p, const BlockRows& tile) {
+    at = tile;
+    keys = key_range(p, at.tile * kRows, kRows);
+    tiles = (keys.end + kKeys<D> - 1) / kKeys<D>;
+  }
+
+  // By a consumer thread, for the Q tile taken: the rows it owns (their softmax started afresh)
+  // and its warpgroup's rows of Q's buffer.
+  __device__ __forceinline__ void own_rows() {
+    const int consumer = static_cast<int>(threadIdx.x) / 128 - 1;
+    const int lane = static_cast<int>(threadIdx.x) % 32;
+    const int warp = (static_cast<int>(threadIdx.x) / 32) % 4;
+    rows = {.top = at.tile * kRows + 64 * consumer + 16 * warp + lane / 4, .t = lane % 4};
+    q_tile = smem + consumer * 64 * 128;
+  }
 };
 
 // The start every Hopper step's block shares: the barriers set up, the producer warpgroup gives
@@ -170,25 +196,15 @@ struct Consumer {
 template <class T, int D>
 __device__ __forceinline__ bool start_block(const Maps& maps, const Problem<T>& p, unsigned char* smem_raw,
                                             Consumer<D>& c) {
-  c.smem = aligned_smem(smem_raw);
-  c.bars = barriers_at<D>(c.smem);
-  c.at = block_rows(p);
-  const int first_row = c.at.tile * kRows;
-  c.keys = key_range(p, first_row, kRows);
-  c.tiles = (c.keys.end + kKeys<D> - 1) / kKeys<D>;
-  if (threadIdx.x == 0) init_barriers(c.bars);
-  __syncthreads();
+  c.take(p, block_rows(p));
+  c.begin(smem_raw);
   if (threadIdx.x / 128 == 0) {  // the producer warpgroup
     hopper::release_registers<24>();
     if (threadIdx.x == 0) produce<T, D>(maps, p, c.at, c.tiles, c.smem, c.bars);
     return false;
   }
   hopper::claim_registers<240>();
-  const int consumer = static_cast<int>(threadIdx.x) / 128 - 1;
-  const int lane = static_cast<int>(threadIdx.x) % 32;
-  const int warp = (static_cast<int>(threadIdx.x) / 32) % 4;
-  c.rows = {.top = first_row + 64 * consumer + 16 * warp + lane / 4, .t = lane % 4};
-  c.q_tile = c.smem + consumer * 64 * 128;
+  c.own_rows();
   hopper::wait(c.bars.q_full, 0);
   return true;
 }
