@@ -90,6 +90,12 @@ struct CudnnAttention::Plan {
     if (handle != nullptr) cudnnDestroy(handle);
   }
 
+  // `d`, kept for the plan's life (the deque never moves it).
+  const Descriptor& kept(Descriptor d) {
+    keep.push_back(std::move(d));
+    return keep.back();
+  }
+
   // A tensor of dims and strides (four each); by_value: a host scalar passed at execution.
   const Descriptor& tensor(std::int64_t uid, cudnnDataType_t type, std::array<std::int64_t, 4> dims,
                            std::array<std::int64_t, 4> strides, bool is_virtual, bool by_value = false) {
@@ -103,8 +109,7 @@ struct CudnnAttention::Plan {
         .set(CUDNN_ATTR_TENSOR_IS_VIRTUAL, CUDNN_TYPE_BOOLEAN, &is_virtual);
     if (by_value) t.set(CUDNN_ATTR_TENSOR_IS_BY_VALUE, CUDNN_TYPE_BOOLEAN, &by_value);
     t.finalize("a tensor");
-    keep.push_back(std::move(t));
-    return keep.back();
+    return kept(std::move(t));
   }
   // A virtual tensor like `dims` (dense, row-major).
   const Descriptor& virtual_tensor(cudnnDataType_t type, std::array<std::int64_t, 4> dims) {
@@ -121,17 +126,14 @@ struct CudnnAttention::Plan {
         .set(CUDNN_ATTR_POINTWISE_MATH_PREC, CUDNN_TYPE_DATA_TYPE, &precision);
     if (axis >= 0) pw.set(CUDNN_ATTR_POINTWISE_AXIS, CUDNN_TYPE_INT64, &axis);
     pw.finalize("a pointwise descriptor");
-    keep.push_back(std::move(pw));
-    const Descriptor& pw_ref = keep.back();
     Descriptor op(CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
-    op.set(CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR, pw_ref)
+    op.set(CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR, kept(std::move(pw)))
         .set(CUDNN_ATTR_OPERATION_POINTWISE_XDESC, x)
         .set(CUDNN_ATTR_OPERATION_POINTWISE_YDESC, y);
     if (b != nullptr) op.set(CUDNN_ATTR_OPERATION_POINTWISE_BDESC, *b);
     if (t != nullptr) op.set(CUDNN_ATTR_OPERATION_POINTWISE_TDESC, *t);
     op.finalize("a pointwise operation");
-    keep.push_back(std::move(op));
-    return keep.back();
+    return kept(std::move(op));
   }
   const Descriptor& reduction(cudnnReduceTensorOp_t mode, const Descriptor& x, const Descriptor& y) {
     Descriptor r(CUDNN_BACKEND_REDUCTION_DESCRIPTOR);
@@ -139,30 +141,24 @@ struct CudnnAttention::Plan {
     r.set(CUDNN_ATTR_REDUCTION_OPERATOR, CUDNN_TYPE_REDUCTION_OPERATOR_TYPE, &mode)
         .set(CUDNN_ATTR_REDUCTION_COMP_TYPE, CUDNN_TYPE_DATA_TYPE, &precision)
         .finalize("a reduction descriptor");
-    keep.push_back(std::move(r));
-    const Descriptor& r_ref = keep.back();
     Descriptor op(CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR);
-    op.set(CUDNN_ATTR_OPERATION_REDUCTION_DESC, r_ref)
+    op.set(CUDNN_ATTR_OPERATION_REDUCTION_DESC, kept(std::move(r)))
         .set(CUDNN_ATTR_OPERATION_REDUCTION_XDESC, x)
         .set(CUDNN_ATTR_OPERATION_REDUCTION_YDESC, y)
         .finalize("a reduction");
-    keep.push_back(std::move(op));
-    return keep.back();
+    return kept(std::move(op));
   }
   const Descriptor& matmul(const Descriptor& a, const Descriptor& b, const Descriptor& c) {
     Descriptor m(CUDNN_BACKEND_MATMUL_DESCRIPTOR);
     const cudnnDataType_t precision = CUDNN_DATA_FLOAT;
     m.set(CUDNN_ATTR_MATMUL_COMP_TYPE, CUDNN_TYPE_DATA_TYPE, &precision).finalize("a matmul descriptor");
-    keep.push_back(std::move(m));
-    const Descriptor& m_ref = keep.back();
     Descriptor op(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR);
-    op.set(CUDNN_ATTR_OPERATION_MATMUL_DESC, m_ref)
+    op.set(CUDNN_ATTR_OPERATION_MATMUL_DESC, kept(std::move(m)))
         .set(CUDNN_ATTR_OPERATION_MATMUL_ADESC, a)
         .set(CUDNN_ATTR_OPERATION_MATMUL_BDESC, b)
         .set(CUDNN_ATTR_OPERATION_MATMUL_CDESC, c)
         .finalize("a matmul");
-    keep.push_back(std::move(op));
-    return keep.back();
+    return kept(std::move(op));
   }
 };
 
@@ -235,8 +231,7 @@ CudnnAttention::CudnnAttention(const attention::Args& a) : plan_(std::make_uniqu
             static_cast<std::int64_t>(ops.size()))
       .set(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, &p.handle)
       .finalize("the operation graph");
-  p.keep.push_back(std::move(graph));
-  const Descriptor& graph_ref = p.keep.back();
+  const Descriptor& graph_ref = p.kept(std::move(graph));
 
   Descriptor heuristics(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR);
   const cudnnBackendHeurMode_t mode = CUDNN_HEUR_MODE_A;
@@ -263,7 +258,7 @@ CudnnAttention::CudnnAttention(const attention::Args& a) : plan_(std::make_uniqu
     candidate->set(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, configs[static_cast<std::size_t>(i)]);
     last = cudnnBackendFinalize(candidate->get());
     if (last == CUDNN_STATUS_SUCCESS) {
-      p.keep.push_back(std::move(configs[static_cast<std::size_t>(i)]));
+      p.kept(std::move(configs[static_cast<std::size_t>(i)]));
       p.plan = std::move(candidate);
     }
   }
