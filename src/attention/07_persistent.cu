@@ -10,7 +10,8 @@
 // item's index over in shared memory at a named barrier. Items run head by head, as 05's grid does,
 // so that the blocks at work at a time share K and V in L2; within a head from the last Q tile to
 // the first, the order of their work under a causal mask (a head's last tile sees every key, its
-// first the fewest), so that short items fill the end.
+// first the fewest), so that short items fill the end. At head dim 64 without a mask its K/V
+// tiles are 256 keys instead of 128 (launch() says why).
 // Should buy: a Q tile's start (Q's copy and the ring's first fill, one to two microseconds) and
 // its end (O's store) overlap the neighbouring items' products instead of leaving the SM idle.
 // That matters where an item has few keys: at N = 512 (4 tiles of 128 keys), about 15%; and
@@ -28,12 +29,12 @@ namespace {
 constexpr int kHandOver = 1;
 constexpr int kHandOverThreads = 32 + 128 * kConsumers;
 
-template <class T, int D>
+template <class T, int D, int Keys, int Stages>
 __global__ void __launch_bounds__(kThreads, 1)
     persistent_kernel(const __grid_constant__ Maps maps, Problem<T> p, int* next_item) {
   extern __shared__ unsigned char smem_raw[];
   __shared__ int handed_items[2];
-  Consumer<D> c;
+  Consumer<D, Keys, Stages> c;
   c.begin(smem_raw);
   const int items = p.batch * p.heads * p.q_tiles;  // at most 2^31 - 1 (launch_hopper)
   // Item i: Q tile q_tiles - 1 - i % q_tiles of the (batch, head) pair i / q_tiles.
@@ -67,7 +68,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       } else {
         // Q and the first stages are issued before the hand-over, which waits for the consumers
         // to finish the last item: they land meanwhile.
-        produce<T, D>(maps, p, c.at, c.tiles, c.smem, c.bars, ring, [&] { hand_over(item); });
+        produce<T, D, Keys, Stages>(maps, p, c.at, c.tiles, c.smem, c.bars, ring, [&] { hand_over(item); });
         ring += c.tiles;
         hopper::wait(c.bars.q_empty, phase);  // both consumers' last S is done: Q's buffer is free
         phase ^= 1;
@@ -103,9 +104,23 @@ __global__ void __launch_bounds__(kThreads, 1)
 // call asks of a workspace).
 std::size_t workspace_bytes(const Args& /*args*/) { return 16; }
 
+// One tiling's kernel and launch: Keys keys a K/V tile, Stages of them in flight.
+template <class T, int D, int Keys = kKeys<D>, int Stages = kStages>
+void launch_tiled(const Args& a, const LaunchContext& ctx) {
+  launch_hopper<T, D, Keys, Stages>(persistent_kernel<T, D, Keys, Stages>, a, ctx.stream,
+                                     static_cast<int*>(a.workspace));
+}
+
 void launch(const Args& a, const LaunchContext& ctx) {
   with_type_and_head_dim(a, [&]<class T, int D>() {
-    launch_hopper<T, D>(persistent_kernel<T, D>, a, ctx.stream, static_cast<int*>(a.workspace));
+    // Head dim 64 without a mask: tiles of 256 keys, so that the row maxima, the rescale of O and
+    // a stage's barriers come half as often per product (cuDNN's kernel there takes 256 too).
+    // Under a causal mask 128, since a 256-key tile on the diagonal spends more of its products
+    // on masked keys.
+    if constexpr (D == 64) {
+      if (!a.shape.causal) return launch_tiled<T, D, 256>(a, ctx);
+    }
+    launch_tiled<T, D>(a, ctx);
   });
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The pieces the Hopper attention steps share: the block's shape (a producer warpgroup, two
-// consumer warpgroups of 64 query rows, tiles of 128 keys (64 at head dim 256) in two stages),
+// consumer warpgroups of 64 query rows, by default tiles of 128 keys (64 at head dim 256) in two
+// stages; a step may choose others, as step 07 takes 256 keys at head dim 64 without a mask),
 // the shared-memory layout, the rank-4 tensor maps of Q, K and V and their TMA loads, the K-major
 // wgmma descriptors, the consumers' two loops over key tiles (04's in turn, 05's overlapped), and
 // the launch (one block a Q tile, or one an SM for step 07). Built for sm_90a only.
@@ -23,9 +24,9 @@ namespace hopper = smemlab::tensor_matmul::detail::hopper;
 
 constexpr int kConsumers = 2;           // warpgroups of 64 query rows
 constexpr int kRows = 64 * kConsumers;  // Q rows a block
-// Keys a K/V tile: 128, so that S's wgmma (64 x 128, both operands from shared memory) reads 6 KB
-// a 131,072 multiply-adds where 64 keys read 4 KB a 65,536; 64 at head dim 256, where two stages
-// of 128 would not fit.
+// Keys a K/V tile by default: 128, so that S's wgmma (64 x 128, both operands from shared memory)
+// reads 6 KB a 131,072 multiply-adds where 64 keys read 4 KB a 65,536; 64 at head dim 256, where
+// two stages of 128 would not fit. The templates below take Keys and Stages, defaulting to these.
 template <int D>
 constexpr int kKeys = D == 256 ? 64 : 128;
 constexpr int kStages = 2;  // K/V tiles in flight
@@ -34,14 +35,16 @@ constexpr int kBlockColumns = 64;  // head_dim columns a 128-byte swizzled block
 
 // Shared memory: Q, then the stages of K and of V, each a row of 64-column blocks (rows x 128
 // bytes each, 1024-byte aligned as the swizzle needs), then up to 16 mbarriers.
-template <int D>
+template <int D, int Keys = kKeys<D>, int Stages = kStages>
 struct Smem {
+  static_assert(Keys % 16 == 0 && Keys <= 256, "a wgmma N and a TMA box of Keys rows");
+  static_assert(2 + 4 * Stages <= 16, "the mbarriers' room");
   static constexpr int kBlocks = D / kBlockColumns;
   static constexpr int kQBytes = kRows * D * 2;
-  static constexpr int kTileBytes = kKeys<D> * D * 2;  // one stage of K or of V
+  static constexpr int kTileBytes = Keys * D * 2;  // one stage of K or of V
   static constexpr int kK = kQBytes;
-  static constexpr int kV = kK + kStages * kTileBytes;
-  static constexpr int kBarriers = kV + kStages * kTileBytes;
+  static constexpr int kV = kK + Stages * kTileBytes;
+  static constexpr int kBarriers = kV + Stages * kTileBytes;
   static constexpr int kBytes = kBarriers + 16 * 8 + 1024;  // + room to align the base
 };
 
@@ -87,17 +90,18 @@ struct Barriers {
   std::uint64_t* q_empty;
 };
 
-template <int D>
+template <int D, int Keys = kKeys<D>, int Stages = kStages>
 __device__ __forceinline__ Barriers barriers_at(unsigned char* smem) {
-  auto* const b = reinterpret_cast<std::uint64_t*>(smem + Smem<D>::kBarriers);
-  return {b, b + 1, b + 1 + kStages, b + 1 + 2 * kStages, b + 1 + 3 * kStages, b + 1 + 4 * kStages};
+  auto* const b = reinterpret_cast<std::uint64_t*>(smem + Smem<D, Keys, Stages>::kBarriers);
+  return {b, b + 1, b + 1 + Stages, b + 1 + 2 * Stages, b + 1 + 3 * Stages, b + 1 + 4 * Stages};
 }
 
 // By one thread, before the block synchronises.
+template <int Stages = kStages>
 __device__ __forceinline__ void init_barriers(const Barriers& b) {
   hopper::barrier_init(b.q_full, 1);
   hopper::barrier_init(b.q_empty, kConsumers);
-  for (int s = 0; s < kStages; ++s) {
+  for (int s = 0; s < Stages; ++s) {
     hopper::barrier_init(&b.k_full[s], 1);
     hopper::barrier_init(&b.v_full[s], 1);
     hopper::barrier_init(&b.k_empty[s], kConsumers);
@@ -115,59 +119,59 @@ __device__ __forceinline__ void init_barriers(const Barriers& b) {
 struct NothingToDo {
   __device__ void operator()() const {}
 };
-template <class T, int D, class Filled = NothingToDo>
+template <class T, int D, int Keys = kKeys<D>, int Stages = kStages, class Filled = NothingToDo>
 __device__ __forceinline__ void produce(const Maps& maps, const Problem<T>& p, const BlockRows& at, int tiles,
                                         unsigned char* smem, const Barriers& b, int ring = 0,
                                         const Filled& filled = {}) {
-  using L = Smem<D>;
+  using L = Smem<D, Keys, Stages>;
   const int first_row = at.tile * kRows;
   hopper::arrive_expect_bytes(b.q_full, L::kQBytes);
   for (int c = 0; c < L::kBlocks; ++c)
     tma_load_4d(smem + c * kRows * 128, maps.q, c * kBlockColumns, first_row, at.head, at.batch, b.q_full);
   const int kv_head = at.head / p.group;
   for (int tile = 0; tile < tiles; ++tile) {
-    if (tile == kStages) filled();
+    if (tile == Stages) filled();
     const int n = ring + tile;  // the ring's position
-    const int stage = n % kStages;
-    const unsigned freed = (n / kStages - 1) & 1;  // the phase that frees the stage's last use
+    const int stage = n % Stages;
+    const unsigned freed = (n / Stages - 1) & 1;  // the phase that frees the stage's last use
     unsigned char* const k_tile = smem + L::kK + stage * L::kTileBytes;
     unsigned char* const v_tile = smem + L::kV + stage * L::kTileBytes;
-    if (n >= kStages) hopper::wait(&b.k_empty[stage], freed);
+    if (n >= Stages) hopper::wait(&b.k_empty[stage], freed);
     hopper::arrive_expect_bytes(&b.k_full[stage], L::kTileBytes);
     for (int c = 0; c < L::kBlocks; ++c)
-      tma_load_4d(k_tile + c * kKeys<D> * 128, maps.k, c * kBlockColumns, tile * kKeys<D>, kv_head, at.batch,
+      tma_load_4d(k_tile + c * Keys * 128, maps.k, c * kBlockColumns, tile * Keys, kv_head, at.batch,
                   &b.k_full[stage]);
-    if (n >= kStages) hopper::wait(&b.v_empty[stage], freed);
+    if (n >= Stages) hopper::wait(&b.v_empty[stage], freed);
     hopper::arrive_expect_bytes(&b.v_full[stage], L::kTileBytes);
     for (int c = 0; c < L::kBlocks; ++c)
-      tma_load_4d(v_tile + c * kKeys<D> * 128, maps.v, c * kBlockColumns, tile * kKeys<D>, kv_head, at.batch,
+      tma_load_4d(v_tile + c * Keys * 128, maps.v, c * kBlockColumns, tile * Keys, kv_head, at.batch,
                   &b.v_full[stage]);
   }
-  if (tiles <= kStages) filled();
+  if (tiles <= Stages) filled();
 }
 
 // A consumer thread's view of its block: the shared memory, the barriers, the rows it owns and
 // the key tiles it works through.
-template <int D>
+template <int D, int Keys = kKeys<D>, int Stages = kStages>
 struct Consumer {
   unsigned char* smem;
   Barriers bars;
   BlockRows at;
   KeyRange keys;
   int tiles;
-  WarpRows<kKeys<D>, D> rows;
+  WarpRows<Keys, D> rows;
   const unsigned char* q_tile;  // this consumer's 64 rows of each of Q's blocks
 
   // Whether tile `tile` needs the mask (it reaches past the first row's causal limit or K's end).
   [[nodiscard]] __device__ __forceinline__ bool masked(int tile) const {
-    return keys.unmasked_end < (tile + 1) * kKeys<D>;
+    return keys.unmasked_end < (tile + 1) * Keys;
   }
 
   // By every thread of the block, first: the aligned shared memory, its barriers set up.
   __device__ __forceinline__ void begin(unsigned char* smem_raw) {
     smem = aligned_smem(smem_raw);
-    bars = barriers_at<D>(smem);
-    if (threadIdx.x == 0) init_barriers(bars);
+    bars = barriers_at<D, Keys, Stages>(smem);
+    if (threadIdx.x == 0) init_barriers<Stages>(bars);
     __syncthreads();
   }
 
@@ -176,7 +180,7 @@ struct Consumer {
   __device__ __forceinline__ void take(const Problem<T>& p, const BlockRows& tile) {
     at = tile;
     keys = key_range(p, at.tile * kRows, kRows);
-    tiles = (keys.end + kKeys<D> - 1) / kKeys<D>;
+    tiles = (keys.end + Keys - 1) / Keys;
   }
 
   // By a consumer thread, for the Q tile taken: the rows it owns (their softmax started afresh)
@@ -211,63 +215,63 @@ __device__ __forceinline__ bool start_block(const Maps& maps, const Problem<T>& 
 
 // Issues S = Q K^T for a consumer's 64 rows (q_tile: its rows of Q's blocks) as one wgmma batch;
 // the caller waits for it (hopper::wait_batches) before reading s.
-template <class T, int D>
-__device__ __forceinline__ void issue_scores(float (&s)[kKeys<D> / 2], const unsigned char* q_tile,
+template <class T, int D, int Keys = kKeys<D>>
+__device__ __forceinline__ void issue_scores(float (&s)[Keys / 2], const unsigned char* q_tile,
                                              const unsigned char* k_tile) {
   hopper::keep_in_registers(s);
   hopper::fence();
 #pragma unroll
   for (int kk = 0; kk < D / 16; ++kk)
-    ScoreMma<T, kKeys<D>>::mma(s, k_major(q_tile, kRows, 16 * kk), k_major(k_tile, kKeys<D>, 16 * kk));
+    ScoreMma<T, Keys>::mma(s, k_major(q_tile, kRows, 16 * kk), k_major(k_tile, Keys, 16 * kk));
   hopper::commit();
 }
 
-// Issues O += P V as one wgmma batch, P's fragments of the tile's 64 keys in registers (wgmma
+// Issues O += P V as one wgmma batch, P's fragments of the tile's Keys keys in registers (wgmma
 // reads them while it runs: they stay untouched until the batch is waited for). V is N-major:
-// 16 keys are 16 rows of each 64-column block, 2048 bytes on a step; blocks kKeys<D> x 128 bytes
+// 16 keys are 16 rows of each 64-column block, 2048 bytes on a step; blocks Keys x 128 bytes
 // apart.
-template <class T, int D>
-__device__ __forceinline__ void issue_output(float (&o)[D / 2], const std::uint32_t (&a)[kKeys<D> / 16][4],
+template <class T, int D, int Keys = kKeys<D>>
+__device__ __forceinline__ void issue_output(float (&o)[D / 2], const std::uint32_t (&a)[Keys / 16][4],
                                              const unsigned char* v_tile) {
   hopper::keep_in_registers(o);
   hopper::fence();
 #pragma unroll
-  for (int kk = 0; kk < kKeys<D> / 16; ++kk)
-    OutputMma<T, D>::mma(o, a[kk], hopper::descriptor(v_tile + kk * 16 * 128, kKeys<D> * 128, 1024));
+  for (int kk = 0; kk < Keys / 16; ++kk)
+    OutputMma<T, D>::mma(o, a[kk], hopper::descriptor(v_tile + kk * 16 * 128, Keys * 128, 1024));
   hopper::commit();
 }
 
 // A consumer's tiles one after the other (step 04): S, its softmax, then P V, each waited for
 // before the next; both consumers free the stage's K and V after its P V. O (its accumulators,
 // o) ends unnormalised; `ring` as for produce(); FreesQ as for overlapped_tiles() below.
-template <class T, int D, bool FreesQ = false>
-__device__ __forceinline__ void tiles_in_turn(Consumer<D>& c, const Problem<T>& p, float (&o)[D / 2],
-                                              int ring = 0) {
-  using L = Smem<D>;
+template <class T, int D, bool FreesQ = false, int Keys = kKeys<D>, int Stages = kStages>
+__device__ __forceinline__ void tiles_in_turn(Consumer<D, Keys, Stages>& c, const Problem<T>& p,
+                                              float (&o)[D / 2], int ring = 0) {
+  using L = Smem<D, Keys, Stages>;
   auto& acc = reinterpret_cast<float(&)[D / 8][4]>(o);
   const bool arrives = threadIdx.x % 128 == 0;  // for its warpgroup
   for (int tile = 0; tile < c.tiles; ++tile) {
-    const int stage = (ring + tile) % kStages;
-    const unsigned parity = ((ring + tile) / kStages) & 1;
+    const int stage = (ring + tile) % Stages;
+    const unsigned parity = ((ring + tile) / Stages) & 1;
     const unsigned char* const k_tile = c.smem + L::kK + stage * L::kTileBytes;
     const unsigned char* const v_tile = c.smem + L::kV + stage * L::kTileBytes;
 
-    float s_flat[kKeys<D> / 2] = {};
+    float s_flat[Keys / 2] = {};
     hopper::wait(&c.bars.k_full[stage], parity);
-    issue_scores<T, D>(s_flat, c.q_tile, k_tile);
+    issue_scores<T, D, Keys>(s_flat, c.q_tile, k_tile);
     hopper::wait_batches<0>();
     hopper::keep_in_registers(s_flat);
     if (FreesQ && tile == c.tiles - 1 && arrives) hopper::arrive(c.bars.q_empty);
-    auto& s = reinterpret_cast<float(&)[kKeys<D> / 8][4]>(s_flat);
-    if (c.masked(tile)) c.rows.mask(s, p, tile * kKeys<D>);
+    auto& s = reinterpret_cast<float(&)[Keys / 8][4]>(s_flat);
+    if (c.masked(tile)) c.rows.mask(s, p, tile * Keys);
     c.rows.update(s, acc, p.scale_log2);
 
     // P's fragments all made before the products: wgmma reads its A registers while it runs.
-    std::uint32_t a[kKeys<D> / 16][4];
+    std::uint32_t a[Keys / 16][4];
 #pragma unroll
-    for (int kk = 0; kk < kKeys<D> / 16; ++kk) p_fragment<T, kKeys<D>>(a[kk], s, kk);
+    for (int kk = 0; kk < Keys / 16; ++kk) p_fragment<T, Keys>(a[kk], s, kk);
     hopper::wait(&c.bars.v_full[stage], parity);
-    issue_output<T, D>(o, a, v_tile);
+    issue_output<T, D, Keys>(o, a, v_tile);
     hopper::wait_batches<0>();
     hopper::keep_in_registers(o);
     if (arrives) {  // this consumer is done with the stage's K and V
@@ -283,58 +287,58 @@ __device__ __forceinline__ void tiles_in_turn(Consumer<D>& c, const Problem<T>& 
 // freed apart. O (its accumulators, o) ends unnormalised; `ring` as for produce(). FreesQ: the
 // consumer also arrives on q_empty once its last S is done, so that a block that works through
 // several Q tiles can load the next Q under the last P V (with no keys, it loads no Q).
-template <class T, int D, bool FreesQ = false>
-__device__ __forceinline__ void overlapped_tiles(Consumer<D>& c, const Problem<T>& p, float (&o)[D / 2],
-                                                 int ring = 0) {
-  using L = Smem<D>;
+template <class T, int D, bool FreesQ = false, int Keys = kKeys<D>, int Stages = kStages>
+__device__ __forceinline__ void overlapped_tiles(Consumer<D, Keys, Stages>& c, const Problem<T>& p,
+                                                 float (&o)[D / 2], int ring = 0) {
+  using L = Smem<D, Keys, Stages>;
   auto& acc = reinterpret_cast<float(&)[D / 8][4]>(o);
   const bool arrives = threadIdx.x % 128 == 0;  // for its warpgroup
   if (c.tiles == 0) return;
-  const auto stage_of = [&](int tile) { return (ring + tile) % kStages; };
-  const auto parity_of = [&](int tile) { return static_cast<unsigned>((ring + tile) / kStages) & 1; };
+  const auto stage_of = [&](int tile) { return (ring + tile) % Stages; };
+  const auto parity_of = [&](int tile) { return static_cast<unsigned>((ring + tile) / Stages) & 1; };
   const auto scores_done = [&](int tile) {  // K's stage, and after the last S Q, are free
     if (!arrives) return;
     hopper::arrive(&c.bars.k_empty[stage_of(tile)]);
     if (FreesQ && tile == c.tiles - 1) hopper::arrive(c.bars.q_empty);
   };
-  std::uint32_t a[kKeys<D> / 16][4];  // P's fragments of the tile whose P V is next
-  {                                   // the first tile: S, its softmax, P
-    float s_flat[kKeys<D> / 2] = {};
+  std::uint32_t a[Keys / 16][4];  // P's fragments of the tile whose P V is next
+  {                               // the first tile: S, its softmax, P
+    float s_flat[Keys / 2] = {};
     hopper::wait(&c.bars.k_full[stage_of(0)], parity_of(0));
-    issue_scores<T, D>(s_flat, c.q_tile, c.smem + L::kK + stage_of(0) * L::kTileBytes);
+    issue_scores<T, D, Keys>(s_flat, c.q_tile, c.smem + L::kK + stage_of(0) * L::kTileBytes);
     hopper::wait_batches<0>();
     hopper::keep_in_registers(s_flat);
     scores_done(0);
-    auto& s = reinterpret_cast<float(&)[kKeys<D> / 8][4]>(s_flat);
+    auto& s = reinterpret_cast<float(&)[Keys / 8][4]>(s_flat);
     if (c.masked(0)) c.rows.mask(s, p, 0);
     c.rows.softmax(s, p.scale_log2);  // O is still 0: nothing to rescale
 #pragma unroll
-    for (int kk = 0; kk < kKeys<D> / 16; ++kk) p_fragment<T, kKeys<D>>(a[kk], s, kk);
+    for (int kk = 0; kk < Keys / 16; ++kk) p_fragment<T, Keys>(a[kk], s, kk);
   }
   for (int tile = 1; tile < c.tiles; ++tile) {
     const int stage = stage_of(tile);
     const int previous = stage_of(tile - 1);
-    float s_flat[kKeys<D> / 2] = {};
+    float s_flat[Keys / 2] = {};
     hopper::wait(&c.bars.k_full[stage], parity_of(tile));
-    issue_scores<T, D>(s_flat, c.q_tile, c.smem + L::kK + stage * L::kTileBytes);
+    issue_scores<T, D, Keys>(s_flat, c.q_tile, c.smem + L::kK + stage * L::kTileBytes);
     hopper::wait(&c.bars.v_full[previous], parity_of(tile - 1));
-    issue_output<T, D>(o, a, c.smem + L::kV + previous * L::kTileBytes);
+    issue_output<T, D, Keys>(o, a, c.smem + L::kV + previous * L::kTileBytes);
     hopper::wait_batches<1>();  // S is done; P V of the previous tile may still run
     hopper::keep_in_registers(s_flat);
     scores_done(tile);
-    auto& s = reinterpret_cast<float(&)[kKeys<D> / 8][4]>(s_flat);
-    if (c.masked(tile)) c.rows.mask(s, p, tile * kKeys<D>);
+    auto& s = reinterpret_cast<float(&)[Keys / 8][4]>(s_flat);
+    if (c.masked(tile)) c.rows.mask(s, p, tile * Keys);
     const auto r = c.rows.softmax(s, p.scale_log2);
     hopper::wait_batches<0>();
     hopper::keep_in_registers(o);
     if (arrives) hopper::arrive(&c.bars.v_empty[previous]);
     c.rows.rescale(acc, r);
 #pragma unroll
-    for (int kk = 0; kk < kKeys<D> / 16; ++kk) p_fragment<T, kKeys<D>>(a[kk], s, kk);
+    for (int kk = 0; kk < Keys / 16; ++kk) p_fragment<T, Keys>(a[kk], s, kk);
   }
   const int last = stage_of(c.tiles - 1);
   hopper::wait(&c.bars.v_full[last], parity_of(c.tiles - 1));
-  issue_output<T, D>(o, a, c.smem + L::kV + last * L::kTileBytes);
+  issue_output<T, D, Keys>(o, a, c.smem + L::kV + last * L::kTileBytes);
   hopper::wait_batches<0>();
   hopper::keep_in_registers(o);
   if (arrives) hopper::arrive(&c.bars.v_empty[last]);
@@ -344,7 +348,7 @@ __device__ __forceinline__ void overlapped_tiles(Consumer<D>& c, const Problem<T
 // A kernel that also takes an item counter (int*) is persistent: as many blocks as can be
 // resident at once (one an SM: its 384 threads of 168 registers fill one), each working through
 // Q tiles; the counter is set to 0 just before it.
-template <class T, int D, class Kernel>
+template <class T, int D, int Keys = kKeys<D>, int Stages = kStages, class Kernel>
 void launch_hopper(Kernel kernel, const Args& a, cudaStream_t stream, int* item_counter = nullptr) {
   constexpr bool kPersistent = std::is_invocable_v<Kernel, Maps, Problem<T>, int*>;
   const Shape& s = a.shape;
@@ -360,21 +364,21 @@ void launch_hopper(Kernel kernel, const Args& a, cudaStream_t stream, int* item_
   Maps maps{};
   maps.q = map(a.q, a.q_strides, s.q_heads, s.q_len, kRows);
   if (s.kv_len > 0) {
-    maps.k = map(a.k, a.k_strides, s.kv_heads, s.kv_len, kKeys<D>);
-    maps.v = map(a.v, a.v_strides, s.kv_heads, s.kv_len, kKeys<D>);
+    maps.k = map(a.k, a.k_strides, s.kv_heads, s.kv_len, Keys);
+    maps.v = map(a.v, a.v_strides, s.kv_heads, s.kv_len, Keys);
   }
   const Problem<T> p = problem_of<T>(a, kRows);
   const long long blocks = static_cast<long long>(s.batch) * s.q_heads * p.q_tiles;
   if (blocks > 0x7FFFFFFF) throw std::invalid_argument("attention: more than 2^31 - 1 Q tiles");
-  SMEMLAB_CUDA_CHECK(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Smem<D>::kBytes));
+  constexpr int kSmemBytes = Smem<D, Keys, Stages>::kBytes;
+  SMEMLAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
   if constexpr (kPersistent) {
     const auto grid = static_cast<unsigned>(
-        std::min<long long>(blocks, smemlab::detail::resident_blocks(kernel, kThreads, Smem<D>::kBytes)));
+        std::min<long long>(blocks, smemlab::detail::resident_blocks(kernel, kThreads, kSmemBytes)));
     SMEMLAB_CUDA_CHECK(cudaMemsetAsync(item_counter, 0, sizeof(int), stream));
-    kernel<<<grid, kThreads, Smem<D>::kBytes, stream>>>(maps, p, item_counter);
+    kernel<<<grid, kThreads, kSmemBytes, stream>>>(maps, p, item_counter);
   } else {
-    kernel<<<static_cast<unsigned>(blocks), kThreads, Smem<D>::kBytes, stream>>>(maps, p);
+    kernel<<<static_cast<unsigned>(blocks), kThreads, kSmemBytes, stream>>>(maps, p);
   }
   SMEMLAB_CUDA_CHECK(cudaGetLastError());
 }

@@ -182,6 +182,9 @@ std::vector<Case> cases() {
       {"many_tiles_some_without_keys", shape(2, 72, 8, 300, 129, 128, true, 2.0F)},
       {"many_tiles_head_dim_64", shape(2, 72, 8, 300, 129, 64, true, 2.0F)},
       {"many_tiles_head_dim_256", shape(1, 140, 14, 300, 100, 256, true, 2.0F)},
+      // Without a mask at head dim 64, where a step may take tiles of 256 keys: 288 items of 3 key
+      // tiles each (the last one partial), several an SM.
+      {"many_tiles_head_dim_64_unmasked", shape(2, 48, 8, 300, 600, 64, false, 2.0F)},
       {"no_keys", shape(2, 2, 2, 5, 0, 64, false), {}, false, 1.0F, true},
       {"no_keys_causal", shape(1, 2, 1, 70, 0, 128, true)},
       {"many_heads", shape(33000, 2, 1, 2, 3, 64, true, 2.0F)},
