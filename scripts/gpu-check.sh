@@ -74,7 +74,7 @@ for tool in memcheck racecheck synccheck; do
   sanitize_tests "$tool" 'MatmulWorkspace.*:Reduce.SinglePass*:*TensorMatmulKernel*skinny*'
   # Every attention step on a causal tile edge, a decoding step (split key ranges), GQA, and
   # step 07 with more Q tiles than SMs (its blocks take several).
-  sanitize_tests "$tool" '*AttentionVariant*_seven_causal_bf16:*AttentionVariant*_decode_bf16:*AttentionVariant*_grouped_query_half:*AttentionVariant*persistent_more_tiles_than_sms_bf16:*AttentionVariant*persistent_many_tiles_some_without_keys_bf16:*AttentionVariant*persistent_many_tiles_head_dim_64_bf16:*AttentionVariant*persistent_many_tiles_head_dim_64_unmasked_bf16:*AttentionVariant*persistent_many_tiles_head_dim_256_bf16'
+  sanitize_tests "$tool" '*AttentionVariant*_seven_causal_bf16:*AttentionVariant*_decode_bf16:*AttentionVariant*_grouped_query_half:*AttentionVariant*persistent_more_tiles_than_sms_bf16:*AttentionVariant*persistent_many_tiles_some_without_keys_bf16:*AttentionVariant*persistent_many_tiles_head_dim_64_bf16:*AttentionVariant*persistent_many_tiles_head_dim_64_unmasked_bf16:*AttentionVariant*persistent_many_tiles_head_dim_64_causal_long_bf16:*AttentionVariant*persistent_many_short_tiles_head_dim_64_unmasked_bf16:*AttentionVariant*persistent_many_tiles_head_dim_256_bf16'
 done
 
 step "SASS instruction counts"

@@ -20,19 +20,19 @@ namespace smemlab::attention::detail {
 namespace {
 
 template <class T, int D>
-__global__ void __launch_bounds__(kThreads, 1)
+__global__ void __launch_bounds__(Tiling<D>::kThreads, 1)
     tma_wgmma_kernel(const __grid_constant__ Maps maps, Problem<T> p) {
   extern __shared__ unsigned char smem_raw[];
-  Consumer<D> c;
-  if (!start_block<T, D>(maps, p, smem_raw, c)) return;
+  Consumer<Tiling<D>> c;
+  if (!start_block(maps, p, smem_raw, c)) return;
   float o[D / 2] = {};
-  tiles_in_turn<T, D>(c, p, o);  // hopper_attention.cuh
+  tiles_in_turn(c, p, o);  // hopper_attention.cuh
   c.rows.store(p, c.at, reinterpret_cast<float(&)[D / 8][4]>(o));
 }
 
 void launch(const Args& a, const LaunchContext& ctx) {
   with_type_and_head_dim(
-      a, [&]<class T, int D>() { launch_hopper<T, D>(tma_wgmma_kernel<T, D>, a, ctx.stream); });
+      a, [&]<class T, int D>() { launch_hopper<T, Tiling<D>>(tma_wgmma_kernel<T, D>, a, ctx.stream); });
 }
 }  // namespace
 

@@ -1,8 +1,8 @@
 #pragma once
-// The pieces the Hopper attention steps share: the block's shape (a producer warpgroup, two
-// consumer warpgroups of 64 query rows, by default tiles of 128 keys (64 at head dim 256) in two
-// stages; a step may choose others, as step 07 takes 256 keys at head dim 64 without a mask),
-// the shared-memory layout, the rank-4 tensor maps of Q, K and V and their TMA loads, the K-major
+// The pieces the Hopper attention steps share: the block's tiling (a producer warpgroup and
+// consumer warpgroups of 64 query rows, by default two of them and tiles of 128 keys (64 at head
+// dim 256) in two stages; a step may choose others, as step 07 takes 256 keys at head dim 64
+// without a mask) and its shared-memory layout, the rank-4 tensor maps of Q, K and V and their TMA loads, the K-major
 // wgmma descriptors, the consumers' two loops over key tiles (04's in turn, 05's overlapped), and
 // the launch (one block a Q tile, or one an SM for step 07). Built for sm_90a only.
 #include <cuda.h>
@@ -22,30 +22,40 @@ namespace smemlab::attention::detail {
 
 namespace hopper = smemlab::tensor_matmul::detail::hopper;
 
-constexpr int kConsumers = 2;           // warpgroups of 64 query rows
-constexpr int kRows = 64 * kConsumers;  // Q rows a block
 // Keys a K/V tile by default: 128, so that S's wgmma (64 x 128, both operands from shared memory)
 // reads 6 KB a 131,072 multiply-adds where 64 keys read 4 KB a 65,536; 64 at head dim 256, where
-// two stages of 128 would not fit. The templates below take Keys and Stages, defaulting to these.
+// two stages of 128 would not fit.
 template <int D>
-constexpr int kKeys = D == 256 ? 64 : 128;
-constexpr int kStages = 2;  // K/V tiles in flight
-constexpr int kThreads = 128 * (1 + kConsumers);
+constexpr int kDefaultKeys = D == 256 ? 64 : 128;
 constexpr int kBlockColumns = 64;  // head_dim columns a 128-byte swizzled block holds
 
-// Shared memory: Q, then the stages of K and of V, each a row of 64-column blocks (rows x 128
-// bytes each, 1024-byte aligned as the swizzle needs), then up to 16 mbarriers.
-template <int D, int Keys = kKeys<D>, int Stages = kStages>
-struct Smem {
+// A block's tiling: Consumers warpgroups of 64 query rows each beside the producer warpgroup, K/V
+// tiles of Keys keys, Stages of them in flight. Shared memory: Q, then the stages of K and of V,
+// each a row of 64-column blocks (rows x 128 bytes each, 1024-byte aligned as the swizzle needs),
+// then up to 16 mbarriers.
+template <int D, int Keys = kDefaultKeys<D>, int Stages = 2, int Consumers = 2>
+struct Tiling {
   static_assert(Keys % 16 == 0 && Keys <= 256, "a wgmma N and a TMA box of Keys rows");
   static_assert(2 + 4 * Stages <= 16, "the mbarriers' room");
+  static_assert(Consumers >= 1 && 64 * Consumers <= 256, "a TMA box of the block's Q rows");
+  static constexpr int kHeadDim = D;
+  static constexpr int kKeys = Keys;
+  static constexpr int kStages = Stages;
+  static constexpr int kConsumers = Consumers;
+  static constexpr int kRows = 64 * Consumers;  // Q rows a block
+  static constexpr int kThreads = 128 * (1 + Consumers);
+  // Registers a thread after setmaxnreg: the producer keeps 24, the consumers share the rest of
+  // the SM's 65,536 in multiples of 8 (240 with two consumers, 160 with three).
+  static constexpr int kProducerRegisters = 24;
+  static constexpr int kConsumerRegisters =
+      std::min(256, (65536 / 128 - kProducerRegisters) / Consumers / 8 * 8);
   static constexpr int kBlocks = D / kBlockColumns;
   static constexpr int kQBytes = kRows * D * 2;
   static constexpr int kTileBytes = Keys * D * 2;  // one stage of K or of V
   static constexpr int kK = kQBytes;
   static constexpr int kV = kK + Stages * kTileBytes;
   static constexpr int kBarriers = kV + Stages * kTileBytes;
-  static constexpr int kBytes = kBarriers + 16 * 8 + 1024;  // + room to align the base
+  static constexpr int kSmemBytes = kBarriers + 16 * 8 + 1024;  // + room to align the base
 };
 
 struct Maps {
@@ -79,8 +89,8 @@ __device__ __forceinline__ unsigned char* aligned_smem(unsigned char* raw) {
 }
 
 // The mbarriers: Q landed; a stage's K or V landed (one arrival, the producer's, and its bytes);
-// a stage's K or V read by both consumers (one arrival each); Q read by both consumers (a
-// block that works through several Q tiles loads the next one then).
+// a stage's K or V read by every consumer (one arrival each); Q read by every consumer (a block
+// that works through several Q tiles loads the next one then).
 struct Barriers {
   std::uint64_t* q_full;
   std::uint64_t* k_full;  // one a stage, as the others
@@ -90,28 +100,29 @@ struct Barriers {
   std::uint64_t* q_empty;
 };
 
-template <int D, int Keys = kKeys<D>, int Stages = kStages>
+template <class Tile>
 __device__ __forceinline__ Barriers barriers_at(unsigned char* smem) {
-  auto* const b = reinterpret_cast<std::uint64_t*>(smem + Smem<D, Keys, Stages>::kBarriers);
-  return {b, b + 1, b + 1 + Stages, b + 1 + 2 * Stages, b + 1 + 3 * Stages, b + 1 + 4 * Stages};
+  constexpr int kStages = Tile::kStages;
+  auto* const b = reinterpret_cast<std::uint64_t*>(smem + Tile::kBarriers);
+  return {b, b + 1, b + 1 + kStages, b + 1 + 2 * kStages, b + 1 + 3 * kStages, b + 1 + 4 * kStages};
 }
 
 // By one thread, before the block synchronises.
-template <int Stages = kStages>
+template <class Tile>
 __device__ __forceinline__ void init_barriers(const Barriers& b) {
   hopper::barrier_init(b.q_full, 1);
-  hopper::barrier_init(b.q_empty, kConsumers);
-  for (int s = 0; s < Stages; ++s) {
+  hopper::barrier_init(b.q_empty, Tile::kConsumers);
+  for (int s = 0; s < Tile::kStages; ++s) {
     hopper::barrier_init(&b.k_full[s], 1);
     hopper::barrier_init(&b.v_full[s], 1);
-    hopper::barrier_init(&b.k_empty[s], kConsumers);
-    hopper::barrier_init(&b.v_empty[s], kConsumers);
+    hopper::barrier_init(&b.k_empty[s], Tile::kConsumers);
+    hopper::barrier_init(&b.v_empty[s], Tile::kConsumers);
   }
   hopper::barrier_init_fence();
 }
 
 // The producer thread: Q's tile, then K and V of every tile into the ring of stages, each copy
-// waiting until both consumers have freed its buffer (K and V apart, so a step that is done with
+// waiting until every consumer has freed its buffer (K and V apart, so a step that is done with
 // K early lets the next K in early). `ring`: the tiles the ring has carried before this Q tile's
 // (a block that works through several Q tiles keeps one ring). `filled` runs once, when Q and
 // the first stages' copies are issued: the copies after them wait for this Q tile's own
@@ -119,31 +130,32 @@ __device__ __forceinline__ void init_barriers(const Barriers& b) {
 struct NothingToDo {
   __device__ void operator()() const {}
 };
-template <class T, int D, int Keys = kKeys<D>, int Stages = kStages, class Filled = NothingToDo>
+template <class T, class Tile, class Filled = NothingToDo>
 __device__ __forceinline__ void produce(const Maps& maps, const Problem<T>& p, const BlockRows& at, int tiles,
                                         unsigned char* smem, const Barriers& b, int ring = 0,
                                         const Filled& filled = {}) {
-  using L = Smem<D, Keys, Stages>;
-  const int first_row = at.tile * kRows;
-  hopper::arrive_expect_bytes(b.q_full, L::kQBytes);
-  for (int c = 0; c < L::kBlocks; ++c)
-    tma_load_4d(smem + c * kRows * 128, maps.q, c * kBlockColumns, first_row, at.head, at.batch, b.q_full);
+  constexpr int Keys = Tile::kKeys;
+  constexpr int Stages = Tile::kStages;
+  const int first_row = at.tile * Tile::kRows;
+  hopper::arrive_expect_bytes(b.q_full, Tile::kQBytes);
+  for (int c = 0; c < Tile::kBlocks; ++c)
+    tma_load_4d(smem + c * Tile::kRows * 128, maps.q, c * kBlockColumns, first_row, at.head, at.batch, b.q_full);
   const int kv_head = at.head / p.group;
   for (int tile = 0; tile < tiles; ++tile) {
     if (tile == Stages) filled();
     const int n = ring + tile;  // the ring's position
     const int stage = n % Stages;
     const unsigned freed = (n / Stages - 1) & 1;  // the phase that frees the stage's last use
-    unsigned char* const k_tile = smem + L::kK + stage * L::kTileBytes;
-    unsigned char* const v_tile = smem + L::kV + stage * L::kTileBytes;
+    unsigned char* const k_tile = smem + Tile::kK + stage * Tile::kTileBytes;
+    unsigned char* const v_tile = smem + Tile::kV + stage * Tile::kTileBytes;
     if (n >= Stages) hopper::wait(&b.k_empty[stage], freed);
-    hopper::arrive_expect_bytes(&b.k_full[stage], L::kTileBytes);
-    for (int c = 0; c < L::kBlocks; ++c)
+    hopper::arrive_expect_bytes(&b.k_full[stage], Tile::kTileBytes);
+    for (int c = 0; c < Tile::kBlocks; ++c)
       tma_load_4d(k_tile + c * Keys * 128, maps.k, c * kBlockColumns, tile * Keys, kv_head, at.batch,
                   &b.k_full[stage]);
     if (n >= Stages) hopper::wait(&b.v_empty[stage], freed);
-    hopper::arrive_expect_bytes(&b.v_full[stage], L::kTileBytes);
-    for (int c = 0; c < L::kBlocks; ++c)
+    hopper::arrive_expect_bytes(&b.v_full[stage], Tile::kTileBytes);
+    for (int c = 0; c < Tile::kBlocks; ++c)
       tma_load_4d(v_tile + c * Keys * 128, maps.v, c * kBlockColumns, tile * Keys, kv_head, at.batch,
                   &b.v_full[stage]);
   }
@@ -152,14 +164,15 @@ __device__ __forceinline__ void produce(const Maps& maps, const Problem<T>& p, c
 
 // A consumer thread's view of its block: the shared memory, the barriers, the rows it owns and
 // the key tiles it works through.
-template <int D, int Keys = kKeys<D>, int Stages = kStages>
+template <class Tile>
 struct Consumer {
+  static constexpr int Keys = Tile::kKeys;
   unsigned char* smem;
   Barriers bars;
   BlockRows at;
   KeyRange keys;
   int tiles;
-  WarpRows<Keys, D> rows;
+  WarpRows<Keys, Tile::kHeadDim> rows;
   const unsigned char* q_tile;  // this consumer's 64 rows of each of Q's blocks
 
   // Whether tile `tile` needs the mask (it reaches past the first row's causal limit or K's end).
@@ -170,8 +183,8 @@ struct Consumer {
   // By every thread of the block, first: the aligned shared memory, its barriers set up.
   __device__ __forceinline__ void begin(unsigned char* smem_raw) {
     smem = aligned_smem(smem_raw);
-    bars = barriers_at<D, Keys, Stages>(smem);
-    if (threadIdx.x == 0) init_barriers<Stages>(bars);
+    bars = barriers_at<Tile>(smem);
+    if (threadIdx.x == 0) init_barriers<Tile>(bars);
     __syncthreads();
   }
 
@@ -179,7 +192,7 @@ struct Consumer {
   template <class T>
   __device__ __forceinline__ void take(const Problem<T>& p, const BlockRows& tile) {
     at = tile;
-    keys = key_range(p, at.tile * kRows, kRows);
+    keys = key_range(p, at.tile * Tile::kRows, Tile::kRows);
     tiles = (keys.end + Keys - 1) / Keys;
   }
 
@@ -189,25 +202,25 @@ struct Consumer {
     const int consumer = static_cast<int>(threadIdx.x) / 128 - 1;
     const int lane = static_cast<int>(threadIdx.x) % 32;
     const int warp = (static_cast<int>(threadIdx.x) / 32) % 4;
-    rows = {.top = at.tile * kRows + 64 * consumer + 16 * warp + lane / 4, .t = lane % 4};
+    rows = {.top = at.tile * Tile::kRows + 64 * consumer + 16 * warp + lane / 4, .t = lane % 4};
     q_tile = smem + consumer * 64 * 128;
   }
 };
 
 // The start every Hopper step's block shares: the barriers set up, the producer warpgroup gives
 // its registers back, its first thread issues every copy, and it returns false; a consumer
-// thread takes 240 registers, waits for Q's tile and returns true with its view in `c`.
-template <class T, int D>
+// thread takes its registers, waits for Q's tile and returns true with its view in `c`.
+template <class T, class Tile>
 __device__ __forceinline__ bool start_block(const Maps& maps, const Problem<T>& p, unsigned char* smem_raw,
-                                            Consumer<D>& c) {
+                                            Consumer<Tile>& c) {
   c.take(p, block_rows(p));
   c.begin(smem_raw);
   if (threadIdx.x / 128 == 0) {  // the producer warpgroup
-    hopper::release_registers<24>();
-    if (threadIdx.x == 0) produce<T, D>(maps, p, c.at, c.tiles, c.smem, c.bars);
+    hopper::release_registers<Tile::kProducerRegisters>();
+    if (threadIdx.x == 0) produce<T, Tile>(maps, p, c.at, c.tiles, c.smem, c.bars);
     return false;
   }
-  hopper::claim_registers<240>();
+  hopper::claim_registers<Tile::kConsumerRegisters>();
   c.own_rows();
   hopper::wait(c.bars.q_full, 0);
   return true;
@@ -215,14 +228,14 @@ __device__ __forceinline__ bool start_block(const Maps& maps, const Problem<T>& 
 
 // Issues S = Q K^T for a consumer's 64 rows (q_tile: its rows of Q's blocks) as one wgmma batch;
 // the caller waits for it (hopper::wait_batches) before reading s.
-template <class T, int D, int Keys = kKeys<D>>
-__device__ __forceinline__ void issue_scores(float (&s)[Keys / 2], const unsigned char* q_tile,
+template <class T, class Tile>
+__device__ __forceinline__ void issue_scores(float (&s)[Tile::kKeys / 2], const unsigned char* q_tile,
                                              const unsigned char* k_tile) {
   hopper::keep_in_registers(s);
   hopper::fence();
 #pragma unroll
-  for (int kk = 0; kk < D / 16; ++kk)
-    ScoreMma<T, Keys>::mma(s, k_major(q_tile, kRows, 16 * kk), k_major(k_tile, Keys, 16 * kk));
+  for (int kk = 0; kk < Tile::kHeadDim / 16; ++kk)
+    ScoreMma<T, Tile::kKeys>::mma(s, k_major(q_tile, Tile::kRows, 16 * kk), k_major(k_tile, Tile::kKeys, 16 * kk));
   hopper::commit();
 }
 
@@ -230,35 +243,39 @@ __device__ __forceinline__ void issue_scores(float (&s)[Keys / 2], const unsigne
 // reads them while it runs: they stay untouched until the batch is waited for). V is N-major:
 // 16 keys are 16 rows of each 64-column block, 2048 bytes on a step; blocks Keys x 128 bytes
 // apart.
-template <class T, int D, int Keys = kKeys<D>>
-__device__ __forceinline__ void issue_output(float (&o)[D / 2], const std::uint32_t (&a)[Keys / 16][4],
+template <class T, class Tile>
+__device__ __forceinline__ void issue_output(float (&o)[Tile::kHeadDim / 2],
+                                             const std::uint32_t (&a)[Tile::kKeys / 16][4],
                                              const unsigned char* v_tile) {
+  constexpr int Keys = Tile::kKeys;
   hopper::keep_in_registers(o);
   hopper::fence();
 #pragma unroll
   for (int kk = 0; kk < Keys / 16; ++kk)
-    OutputMma<T, D>::mma(o, a[kk], hopper::descriptor(v_tile + kk * 16 * 128, Keys * 128, 1024));
+    OutputMma<T, Tile::kHeadDim>::mma(o, a[kk], hopper::descriptor(v_tile + kk * 16 * 128, Keys * 128, 1024));
   hopper::commit();
 }
 
 // A consumer's tiles one after the other (step 04): S, its softmax, then P V, each waited for
-// before the next; both consumers free the stage's K and V after its P V. O (its accumulators,
+// before the next; every consumer frees the stage's K and V after its P V. O (its accumulators,
 // o) ends unnormalised; `ring` as for produce(); FreesQ as for overlapped_tiles() below.
-template <class T, int D, bool FreesQ = false, int Keys = kKeys<D>, int Stages = kStages>
-__device__ __forceinline__ void tiles_in_turn(Consumer<D, Keys, Stages>& c, const Problem<T>& p,
-                                              float (&o)[D / 2], int ring = 0) {
-  using L = Smem<D, Keys, Stages>;
+template <bool FreesQ = false, class T, class Tile>
+__device__ __forceinline__ void tiles_in_turn(Consumer<Tile>& c, const Problem<T>& p,
+                                              float (&o)[Tile::kHeadDim / 2], int ring = 0) {
+  constexpr int D = Tile::kHeadDim;
+  constexpr int Keys = Tile::kKeys;
+  constexpr int Stages = Tile::kStages;
   auto& acc = reinterpret_cast<float(&)[D / 8][4]>(o);
   const bool arrives = threadIdx.x % 128 == 0;  // for its warpgroup
   for (int tile = 0; tile < c.tiles; ++tile) {
     const int stage = (ring + tile) % Stages;
     const unsigned parity = ((ring + tile) / Stages) & 1;
-    const unsigned char* const k_tile = c.smem + L::kK + stage * L::kTileBytes;
-    const unsigned char* const v_tile = c.smem + L::kV + stage * L::kTileBytes;
+    const unsigned char* const k_tile = c.smem + Tile::kK + stage * Tile::kTileBytes;
+    const unsigned char* const v_tile = c.smem + Tile::kV + stage * Tile::kTileBytes;
 
     float s_flat[Keys / 2] = {};
     hopper::wait(&c.bars.k_full[stage], parity);
-    issue_scores<T, D, Keys>(s_flat, c.q_tile, k_tile);
+    issue_scores<T, Tile>(s_flat, c.q_tile, k_tile);
     hopper::wait_batches<0>();
     hopper::keep_in_registers(s_flat);
     if (FreesQ && tile == c.tiles - 1 && arrives) hopper::arrive(c.bars.q_empty);
@@ -271,7 +288,7 @@ __device__ __forceinline__ void tiles_in_turn(Consumer<D, Keys, Stages>& c, cons
 #pragma unroll
     for (int kk = 0; kk < Keys / 16; ++kk) p_fragment<T, Keys>(a[kk], s, kk);
     hopper::wait(&c.bars.v_full[stage], parity);
-    issue_output<T, D, Keys>(o, a, v_tile);
+    issue_output<T, Tile>(o, a, v_tile);
     hopper::wait_batches<0>();
     hopper::keep_in_registers(o);
     if (arrives) {  // this consumer is done with the stage's K and V
@@ -287,10 +304,12 @@ __device__ __forceinline__ void tiles_in_turn(Consumer<D, Keys, Stages>& c, cons
 // freed apart. O (its accumulators, o) ends unnormalised; `ring` as for produce(). FreesQ: the
 // consumer also arrives on q_empty once its last S is done, so that a block that works through
 // several Q tiles can load the next Q under the last P V (with no keys, it loads no Q).
-template <class T, int D, bool FreesQ = false, int Keys = kKeys<D>, int Stages = kStages>
-__device__ __forceinline__ void overlapped_tiles(Consumer<D, Keys, Stages>& c, const Problem<T>& p,
-                                                 float (&o)[D / 2], int ring = 0) {
-  using L = Smem<D, Keys, Stages>;
+template <bool FreesQ = false, class T, class Tile>
+__device__ __forceinline__ void overlapped_tiles(Consumer<Tile>& c, const Problem<T>& p,
+                                                 float (&o)[Tile::kHeadDim / 2], int ring = 0) {
+  constexpr int D = Tile::kHeadDim;
+  constexpr int Keys = Tile::kKeys;
+  constexpr int Stages = Tile::kStages;
   auto& acc = reinterpret_cast<float(&)[D / 8][4]>(o);
   const bool arrives = threadIdx.x % 128 == 0;  // for its warpgroup
   if (c.tiles == 0) return;
@@ -305,7 +324,7 @@ __device__ __forceinline__ void overlapped_tiles(Consumer<D, Keys, Stages>& c, c
   {                               // the first tile: S, its softmax, P
     float s_flat[Keys / 2] = {};
     hopper::wait(&c.bars.k_full[stage_of(0)], parity_of(0));
-    issue_scores<T, D, Keys>(s_flat, c.q_tile, c.smem + L::kK + stage_of(0) * L::kTileBytes);
+    issue_scores<T, Tile>(s_flat, c.q_tile, c.smem + Tile::kK + stage_of(0) * Tile::kTileBytes);
     hopper::wait_batches<0>();
     hopper::keep_in_registers(s_flat);
     scores_done(0);
@@ -320,9 +339,9 @@ __device__ __forceinline__ void overlapped_tiles(Consumer<D, Keys, Stages>& c, c
     const int previous = stage_of(tile - 1);
     float s_flat[Keys / 2] = {};
     hopper::wait(&c.bars.k_full[stage], parity_of(tile));
-    issue_scores<T, D, Keys>(s_flat, c.q_tile, c.smem + L::kK + stage * L::kTileBytes);
+    issue_scores<T, Tile>(s_flat, c.q_tile, c.smem + Tile::kK + stage * Tile::kTileBytes);
     hopper::wait(&c.bars.v_full[previous], parity_of(tile - 1));
-    issue_output<T, D, Keys>(o, a, c.smem + L::kV + previous * L::kTileBytes);
+    issue_output<T, Tile>(o, a, c.smem + Tile::kV + previous * Tile::kTileBytes);
     hopper::wait_batches<1>();  // S is done; P V of the previous tile may still run
     hopper::keep_in_registers(s_flat);
     scores_done(tile);
@@ -338,18 +357,21 @@ __device__ __forceinline__ void overlapped_tiles(Consumer<D, Keys, Stages>& c, c
   }
   const int last = stage_of(c.tiles - 1);
   hopper::wait(&c.bars.v_full[last], parity_of(c.tiles - 1));
-  issue_output<T, D, Keys>(o, a, c.smem + L::kV + last * L::kTileBytes);
+  issue_output<T, Tile>(o, a, c.smem + Tile::kV + last * Tile::kTileBytes);
   hopper::wait_batches<0>();
   hopper::keep_in_registers(o);
   if (arrives) hopper::arrive(&c.bars.v_empty[last]);
 }
 
-// The tensor maps of a call and its grid of Q tiles; then kernel<<<grid, kThreads, smem>>>.
+// The tensor maps of a call and its grid of Q tiles; then kernel<<<grid, threads, smem>>>.
 // A kernel that also takes an item counter (int*) is persistent: as many blocks as can be
-// resident at once (one an SM: its 384 threads of 168 registers fill one), each working through
-// Q tiles; the counter is set to 0 just before it.
-template <class T, int D, int Keys = kKeys<D>, int Stages = kStages, class Kernel>
+// resident at once (one an SM: its threads' registers fill one), each working through Q tiles;
+// the counter is set to 0 just before it.
+template <class T, class Tile, class Kernel>
 void launch_hopper(Kernel kernel, const Args& a, cudaStream_t stream, int* item_counter = nullptr) {
+  constexpr int D = Tile::kHeadDim;
+  constexpr int kRows = Tile::kRows;
+  constexpr int kThreads = Tile::kThreads;
   constexpr bool kPersistent = std::is_invocable_v<Kernel, Maps, Problem<T>, int*>;
   const Shape& s = a.shape;
   const auto map = [&](const void* base, const Strides& st, int heads, int len, int box_rows) {
@@ -364,13 +386,13 @@ void launch_hopper(Kernel kernel, const Args& a, cudaStream_t stream, int* item_
   Maps maps{};
   maps.q = map(a.q, a.q_strides, s.q_heads, s.q_len, kRows);
   if (s.kv_len > 0) {
-    maps.k = map(a.k, a.k_strides, s.kv_heads, s.kv_len, Keys);
-    maps.v = map(a.v, a.v_strides, s.kv_heads, s.kv_len, Keys);
+    maps.k = map(a.k, a.k_strides, s.kv_heads, s.kv_len, Tile::kKeys);
+    maps.v = map(a.v, a.v_strides, s.kv_heads, s.kv_len, Tile::kKeys);
   }
   const Problem<T> p = problem_of<T>(a, kRows);
   const long long blocks = static_cast<long long>(s.batch) * s.q_heads * p.q_tiles;
   if (blocks > 0x7FFFFFFF) throw std::invalid_argument("attention: more than 2^31 - 1 Q tiles");
-  constexpr int kSmemBytes = Smem<D, Keys, Stages>::kBytes;
+  constexpr int kSmemBytes = Tile::kSmemBytes;
   SMEMLAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
   if constexpr (kPersistent) {
     const auto grid = static_cast<unsigned>(

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "attention/tile_model.hpp"
 #include "bench/cudnn_attention.hpp"
 
 using namespace smemlab::attention;
@@ -190,4 +191,38 @@ TEST(CudnnAttentionRow, RefusesWhatItsGraphDoesNotExpress) {
   a.shape.kv_len = 16;
   a.lse = nullptr;
   EXPECT_NE(refusal().find("lse must be given"), std::string::npos) << refusal();
+}
+
+// The scores a Q tiling computes, padding included, worked by hand: every row of a Q tile times
+// every key tile up to the last key its last row sees.
+TEST(AttentionTileModel, CountsThePaddedRowsAndKeysATilingComputes) {
+  using smemlab::attention::detail::computed_scores;
+  const Shape unmasked{.q_len = 300, .kv_len = 600, .head_dim = 64};
+  EXPECT_EQ(computed_scores(unmasked, 128, 256), 3LL * 128 * 768);  // 3 Q tiles, 3 key tiles of 256
+  EXPECT_EQ(computed_scores(unmasked, 192, 128), 2LL * 192 * 640);  // 2 Q tiles, 5 key tiles of 128
+  const Shape causal{.q_len = 256, .kv_len = 256, .head_dim = 64, .causal = true};
+  EXPECT_EQ(computed_scores(causal, 128, 128), 128LL * 128 + 128LL * 256);
+  // Fewer queries than keys: the mask is aligned to the bottom right, so row 99 sees all 300.
+  const Shape fewer{.q_len = 100, .kv_len = 300, .head_dim = 64, .causal = true};
+  EXPECT_EQ(computed_scores(fewer, 128, 128), 128LL * 384);
+  // More queries than keys: rows 0 to 199 see none.
+  const Shape more{.q_len = 300, .kv_len = 100, .head_dim = 64, .causal = true};
+  EXPECT_EQ(computed_scores(more, 128, 128), 128LL * 0 + 128LL * 128 + 128LL * 128);
+  EXPECT_EQ(computed_scores(Shape{.q_len = 5, .kv_len = 0, .head_dim = 64}, 192, 128), 0);
+}
+
+// Three consumers (Q tiles of 192 rows) are taken where they pad little: not at N = 1,024, whose
+// 192-row tiles pad 12.5% of the rows (and a third of the scores under a causal mask), but at
+// 16,384 with and without a mask.
+TEST(AttentionTileModel, ThreeConsumersWhereTheirTilesPadLittle) {
+  using smemlab::attention::detail::three_consumers_pay;
+  const auto square = [](int n, bool causal) {
+    return Shape{.batch = 16, .q_heads = 16, .kv_heads = 16, .q_len = n, .kv_len = n, .head_dim = 64,
+                 .causal = causal};
+  };
+  EXPECT_FALSE(three_consumers_pay(square(1024, false)));
+  EXPECT_FALSE(three_consumers_pay(square(1024, true)));
+  EXPECT_TRUE(three_consumers_pay(square(16384, false)));
+  EXPECT_TRUE(three_consumers_pay(square(16384, true)));
+  EXPECT_FALSE(three_consumers_pay(Shape{.q_len = 5, .kv_len = 0, .head_dim = 64}));
 }

@@ -182,9 +182,13 @@ std::vector<Case> cases() {
       {"many_tiles_some_without_keys", shape(2, 72, 8, 300, 129, 128, true, 2.0F)},
       {"many_tiles_head_dim_64", shape(2, 72, 8, 300, 129, 64, true, 2.0F)},
       {"many_tiles_head_dim_256", shape(1, 140, 14, 300, 100, 256, true, 2.0F)},
-      // Without a mask at head dim 64, where a step may take tiles of 256 keys: 288 items of 3 key
-      // tiles each (the last one partial), several an SM.
+      // At head dim 64 a step may take Q tiles of 192 rows (three consumers) or K/V tiles of 256
+      // keys without a mask, as its tile model decides: several items an SM of each. Q tiles of
+      // 192 rows: 192 items of 5 key tiles of 128 (the last one partial), and with a causal mask
+      // 160 items of 2 to 8; two consumers with 256-key tiles: 144 items of 2 (the last partial).
       {"many_tiles_head_dim_64_unmasked", shape(2, 48, 8, 300, 600, 64, false, 2.0F)},
+      {"many_tiles_head_dim_64_causal_long", shape(1, 40, 8, 700, 900, 64, true, 2.0F)},
+      {"many_short_tiles_head_dim_64_unmasked", shape(2, 72, 8, 100, 300, 64, false, 2.0F)},
       {"no_keys", shape(2, 2, 2, 5, 0, 64, false), {}, false, 1.0F, true},
       {"no_keys_causal", shape(1, 2, 1, 70, 0, 128, true)},
       {"many_heads", shape(33000, 2, 1, 2, 3, 64, true, 2.0F)},

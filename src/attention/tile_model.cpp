@@ -1,0 +1,37 @@
+#include "attention/tile_model.hpp"
+
+#include <algorithm>
+
+namespace smemlab::attention::detail {
+namespace {
+
+// Three consumers' rate of scores over two consumers', at head dim 64 on an H200 (bf16, the
+// mean over N = 2,048, 4,096 and 16,384 of the measured time ratio times the ratio of computed
+// scores; rounded down, so that a tie keeps two): 1.07 against two consumers with 256-key tiles
+// (no mask), 1.10 against two with 128-key tiles (causal). Measured in
+// docs/results/data/attention-three-consumers-h200.json.
+constexpr double kThreeConsumerRate = 1.07;
+constexpr double kThreeConsumerRateCausal = 1.10;
+
+}  // namespace
+
+long long computed_scores(const Shape& s, int rows, int keys) {
+  const long long shift = s.causal ? static_cast<long long>(s.kv_len) - s.q_len : s.kv_len;
+  long long scores = 0;
+  for (long long first = 0; first < s.q_len; first += rows) {
+    const long long last = std::min<long long>(first + rows, s.q_len) - 1;
+    const long long end = std::clamp<long long>(last + shift + 1, 0, s.kv_len);
+    scores += static_cast<long long>(rows) * ((end + keys - 1) / keys) * keys;
+  }
+  return scores;
+}
+
+bool three_consumers_pay(const Shape& s) {
+  const int two_keys = s.causal ? 128 : 256;
+  const double rate = s.causal ? kThreeConsumerRateCausal : kThreeConsumerRate;
+  const auto two = static_cast<double>(computed_scores(s, 128, two_keys));
+  const auto three = static_cast<double>(computed_scores(s, 192, 128));
+  return three < two * rate;
+}
+
+}  // namespace smemlab::attention::detail
