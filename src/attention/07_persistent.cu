@@ -1,8 +1,8 @@
 // 07 — persistent blocks that take Q tiles as they come free, heaviest first within a head.
-// Changed from 05 (from 04 at head dim 64, where 04 is the faster): the grid is one block an SM,
-// and each block works through Q tiles (a batch, a head and 128 rows each) in turn: its first is
-// its block index, each next one the next of a counter in the workspace (set to 0 within the call).
-// A block claims its next item as it starts the current one, so every block's second item is
+// Changed from 05 (from 04 at head dim 64 with two consumers, where 04 is the faster): the grid
+// is one block an SM, and each block works through Q tiles (a batch, a head and 128 rows each) in
+// turn: its first is its block index, each next one the next of a counter in the workspace (set
+// to 0 within the call). A block claims its next item as it starts the current one, so every block's second item is
 // claimed at the start in whatever order the claims land; from the third on, a block that finishes
 // early claims earlier and so takes more. The producer loads the next item's Q as soon as every
 // consumer's last S is done (an mbarrier that counts their arrivals), then the first stages of its
@@ -93,8 +93,8 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     }
     c.own_rows();
     float o[D / 2] = {};
-    if constexpr (D == 64) {
-      tiles_in_turn<true>(c, p, o, ring);  // 04's loop: 05's overlap is slower at head dim 64
+    if constexpr (D == 64 && Tile::kConsumers == 2) {
+      tiles_in_turn<true>(c, p, o, ring);  // 04's loop: there 05's overlap is slower
     } else {
       overlapped_tiles<true>(c, p, o, ring);
     }
@@ -118,7 +118,8 @@ void launch(const Args& a, const LaunchContext& ctx) {
     if constexpr (D == 64) {
       // Head dim 64: three consumer warpgroups (Q tiles of 192 rows, 160 registers a consumer
       // thread, 512 threads) where the tile model says their rate outweighs the rows and keys
-      // they pad (tile_model.hpp); S, P and O of a 128-key tile fit 160 registers.
+      // they pad (tile_model.hpp). They run 05's loop: S of the next 128-key tile, P and O fit
+      // 160 registers.
       if (three_consumers_pay(a.shape)) return launch_tiled<T, Tiling<D, 128, 2, 3>>(a, ctx);
       // Otherwise two, without a mask with tiles of 256 keys, so that the row maxima, the
       // rescale of O and a stage's barriers come half as often per product (cuDNN's kernel
@@ -136,7 +137,7 @@ AttentionVariant persistent_variant() {
   return {
       {.family = "attention",
        .name = "persistent",
-       .description = "05 (04 at head dim 64) in one block an SM that works through Q tiles",
+       .description = "05 (04 at head dim 64, two consumers) in one block an SM that works through Q tiles",
        .technique = "a persistent, causal-aware schedule: a tile's start and end under its neighbours' work",
        .smem = SmemKind::dynamic_alloc,
        .why_no_model = "not modelled yet: its wavefronts are not derived",
