@@ -1,10 +1,11 @@
 // 07 — persistent blocks that take Q tiles as they come free, heaviest first within a head.
 // Changed from 05 (from 04 at head dim 64 with two consumers, where 04 is the faster): the grid
-// is one block an SM, and each block works through Q tiles (a batch, a head and 128 rows each) in
-// turn: its first is its block index, each next one the next of a counter in the workspace (set
-// to 0 within the call). A block claims its next item as it starts the current one, so every block's second item is
-// claimed at the start in whatever order the claims land; from the third on, a block that finishes
-// early claims earlier and so takes more. The producer loads the next item's Q as soon as every
+// is one block an SM, and each block works through Q tiles (a batch, a head and 128 rows each;
+// 192 with three consumers) in turn: its first is its block index, each next one the next of a
+// counter in the workspace (set to 0 within the call). A block claims its next item as it starts
+// the current one, so every block's second item is claimed at the start in whatever order the
+// claims land; from the third on, a block that finishes early claims earlier and so takes more.
+// The producer loads the next item's Q as soon as every
 // consumer's last S is done (an mbarrier that counts their arrivals), then the first stages of its
 // K and V: they land while the consumers finish the current item and store its O. Then it hands the
 // item's index over in shared memory at a named barrier. Items run head by head, as 05's grid does,

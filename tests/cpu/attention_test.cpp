@@ -226,3 +226,18 @@ TEST(AttentionTileModel, ThreeConsumersWhereTheirTilesPadLittle) {
   EXPECT_TRUE(three_consumers_pay(square(16384, true)));
   EXPECT_FALSE(three_consumers_pay(Shape{.q_len = 5, .kv_len = 0, .head_dim = 64}));
 }
+
+// The tiling step 07 takes for each head-dim-64 case of the GPU tests that gives blocks several
+// items, so that each of its three tilings keeps a case: two consumers with 256-key tiles (no
+// mask), two with 128-key tiles (causal), three consumers with and without a mask.
+TEST(AttentionTileModel, TheGpuTestsMeetEveryTiling) {
+  using smemlab::attention::detail::three_consumers_pay;
+  const auto shape = [](int q_len, int kv_len, bool causal) {
+    return Shape{.q_len = q_len, .kv_len = kv_len, .head_dim = 64, .causal = causal};
+  };
+  EXPECT_FALSE(three_consumers_pay(shape(100, 300, false)));  // many_short_tiles_head_dim_64_unmasked
+  EXPECT_FALSE(three_consumers_pay(shape(300, 129, true)));   // many_tiles_head_dim_64
+  EXPECT_TRUE(three_consumers_pay(shape(300, 600, false)));   // many_tiles_head_dim_64_unmasked
+  EXPECT_TRUE(three_consumers_pay(shape(700, 900, true)));    // many_tiles_head_dim_64_causal_long
+  EXPECT_TRUE(three_consumers_pay(shape(260, 400, true)));    // more_tiles_than_sms
+}

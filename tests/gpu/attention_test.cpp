@@ -174,8 +174,9 @@ std::vector<Case> cases() {
       {"head_dim_256_causal", shape(1, 2, 2, 300, 100, 256, true, 4.0F)},
       {"long_causal", shape(1, 1, 1, 4097, 4097, 64, true, 4.0F)},
       // More Q tiles of several key tiles each than an H100 SXM or an H200 has SMs (144 tiles of
-      // 128 rows, 132 SMs): some of a persistent step's blocks take a second item.
-      {"more_tiles_than_sms", shape(2, 24, 6, 260, 400, 64, true, 2.0F)},
+      // 192 rows, the tiling step 07 takes here; 132 SMs): some of a persistent step's blocks
+      // take a second item.
+      {"more_tiles_than_sms", shape(2, 36, 6, 260, 400, 64, true, 2.0F)},
       // The same at head dims 64, 128 and 256, a third of the Q tiles seeing no key (rows 0-170
       // of 300 against 129 keys; 0-199 of 300 against 100): a persistent step's blocks take about
       // three items each, of 0, 1 and 2 key tiles.
@@ -185,7 +186,8 @@ std::vector<Case> cases() {
       // At head dim 64 a step may take Q tiles of 192 rows (three consumers) or K/V tiles of 256
       // keys without a mask, as its tile model decides: several items an SM of each. Q tiles of
       // 192 rows: 192 items of 5 key tiles of 128 (the last one partial), and with a causal mask
-      // 160 items of 2 to 8; two consumers with 256-key tiles: 144 items of 2 (the last partial).
+      // 160 items of 4 to 8; two consumers with 256-key tiles: 144 items of 2 (the last partial).
+      // (AttentionTileModel.TheGpuTestsMeetEveryTiling pins which tiling each takes.)
       {"many_tiles_head_dim_64_unmasked", shape(2, 48, 8, 300, 600, 64, false, 2.0F)},
       {"many_tiles_head_dim_64_causal_long", shape(1, 40, 8, 700, 900, 64, true, 2.0F)},
       {"many_short_tiles_head_dim_64_unmasked", shape(2, 72, 8, 100, 300, 64, false, 2.0F)},
