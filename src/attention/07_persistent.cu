@@ -12,8 +12,8 @@
 // so that the blocks at work at a time share K and V in L2; within a head from the last Q tile to
 // the first, the order of their work under a causal mask (a head's last tile sees every key, its
 // first the fewest), so that short items fill the end. At head dim 64 a block may take Q tiles of
-// 192 rows with three consumers, or else K/V tiles of 256 keys without a mask (launch() says
-// when and why).
+// 192 rows with three consumers, or else K/V tiles of 256 keys without a mask (a tile model,
+// src/attention/tile_model.cpp, decides when; launch() says why).
 // Should buy: a Q tile's start (Q's copy and the ring's first fill, one to two microseconds) and
 // its end (O's store) overlap the neighbouring items' products instead of leaving the SM idle.
 // That matters where an item has few keys: at N = 512 (4 tiles of 128 keys), about 15%; and
