@@ -311,10 +311,9 @@ __device__ __forceinline__ void tiles_in_turn(Consumer<Tile>& c, const Problem<T
 template <bool FreesQ = false, class T, class Tile>
 __device__ __forceinline__ void overlapped_tiles(Consumer<Tile>& c, const Problem<T>& p,
                                                  float (&o)[Tile::kHeadDim / 2], int ring = 0) {
-  constexpr int D = Tile::kHeadDim;
   constexpr int Keys = Tile::kKeys;
   constexpr int Stages = Tile::kStages;
-  auto& acc = reinterpret_cast<float(&)[D / 8][4]>(o);
+  auto& acc = reinterpret_cast<float(&)[Tile::kHeadDim / 8][4]>(o);
   const bool arrives = threadIdx.x % 128 == 0;  // for its warpgroup
   if (c.tiles == 0) return;
   const auto stage_of = [&](int tile) { return (ring + tile) % Stages; };
