@@ -82,10 +82,24 @@ const std::vector<CommittedRun>& committed_runs() {
   return runs;
 }
 
-// Whether a row is of this family, size and type; sizes compare in canonical form (a run
+// The label of a family's first case of `type` in a run's rows: the type's name where a row has
+// it, else the first label that begins with it (a family whose every case is labelled, as
+// attention's "bf16 hd128", "bf16 hd128 causal", ..., lists its first case first).
+std::string first_case(std::span<const BenchRow> rows, const BenchFamily& family, DType type) {
+  const std::string name(dtype_name(type));
+  std::string first;
+  for (const BenchRow& row : rows) {
+    if (row.family != family.name()) continue;
+    if (row.dtype == name) return name;
+    if (first.empty() && row.dtype.starts_with(name + " ")) first = row.dtype;
+  }
+  return first.empty() ? name : first;
+}
+
+// Whether a row is of this family, size and case; sizes compare in canonical form (a run
 // writes "2048" or "2^24" where explain has 2048x2048x2048 or 16777216).
-bool same_case(const BenchRow& row, const BenchFamily& family, const Shape& shape, DType type) {
-  if (row.family != family.name() || row.dtype != dtype_name(type)) return false;
+bool same_case(const BenchRow& row, const BenchFamily& family, const Shape& shape, const std::string& label) {
+  if (row.family != family.name() || row.dtype != label) return false;
   try {
     return family.canonical(parse_shape(row.size)) == shape;
   } catch (const UsageError&) {
@@ -141,13 +155,14 @@ StepResults results_in_run(std::span<const BenchRow> rows, const VariantInfo& v,
   out.file = file;
   out.reps = reps;
   out.size = shape.label();  // the run's own spelling replaces it where the step ran
-  out.type = std::string(dtype_name(type));
+  const std::string label = first_case(rows, family, type);
+  out.type = label;
   const auto timing = [&](const BenchRow& row) {
     return StepTiming{fmt::format("{}/{}", row.family, row.variant), row.time.median_ms,
                       row.vs_reference, row.verified};
   };
   for (const BenchRow& row : rows) {
-    if (!same_case(row, family, shape, type)) continue;
+    if (!same_case(row, family, shape, label)) continue;
     if (row.reference) out.reference = fmt::format("{}/{}", row.family, row.variant);
     if (row.variant == v.name) {
       out.step = timing(row);
@@ -168,8 +183,9 @@ void add_committed_results(Step& step, const VariantInfo& v, const Shape& shape,
       step.results = results;
       return;
     }
+    const std::string label = first_case(run.rows, family, type);
     for (const BenchRow& row : run.rows)
-      if (row.family == family.name() && row.variant == v.name && row.dtype == dtype_name(type) &&
+      if (row.family == family.name() && row.variant == v.name && row.dtype == label &&
           std::find(sizes.begin(), sizes.end(), row.size) == sizes.end())
         sizes.push_back(row.size);
   }

@@ -477,6 +477,15 @@ TEST(ExplainSteps, SayWhatChangedAndWhatItBought) {
   EXPECT_EQ(cub["results"]["file"], "docs/results/data/reduction-h200-double.json");
   EXPECT_EQ(cub["results"]["step"]["vs_reference"], 1.0);
 
+  // A family whose every case is labelled (attention: "bf16 hd128", "bf16 hd128 causal", ...):
+  // its first case, named in the results.
+  const auto persistent = nlohmann::json::parse(
+      run_cli({"explain", "attention/persistent", "--size", "4096", "--format", "json"}).out)["step"];
+  ASSERT_FALSE(persistent["results"].is_null()) << persistent;
+  EXPECT_EQ(persistent["results"]["file"], "docs/results/data/attention-full-bf16-h100.json");
+  EXPECT_EQ(persistent["results"]["type"], "bf16 hd128");
+  EXPECT_EQ(persistent["results"]["previous"]["variant"], "attention/split_kv");
+
   // A size no committed run has: the reason names the sizes they have.
   const auto odd = nlohmann::json::parse(
       run_cli({"explain", "matmul/thread_tile_1d", "--size", "100", "--format", "json"})
