@@ -5,14 +5,14 @@
 // counter in the workspace (set to 0 within the call). A block claims its next item as it starts
 // the current one, so every block's second item is claimed at the start in whatever order the
 // claims land; from the third on, a block that finishes early claims earlier and so takes more.
-// The producer loads the next item's Q as soon as every
-// consumer's last S is done (an mbarrier that counts their arrivals), then the first stages of its
-// K and V: they land while the consumers finish the current item and store its O. Then it hands the
-// item's index over in shared memory at a named barrier. Items run head by head, as 05's grid does,
-// so that the blocks at work at a time share K and V in L2; within a head from the last Q tile to
-// the first, the order of their work under a causal mask (a head's last tile sees every key, its
-// first the fewest), so that short items fill the end. At head dim 64 a block may take Q tiles of
-// 192 rows with three consumers, or else K/V tiles of 256 keys without a mask (a tile model,
+// The producer loads the next item's Q as soon as every consumer's last S is done (an mbarrier
+// that counts their arrivals), then the first stages of its K and V: they land while the
+// consumers finish the current item and store its O. Then it hands the item's index over in
+// shared memory at a named barrier. Items run head by head, as 05's grid does, so that the
+// blocks at work at a time share K and V in L2; within a head from the last Q tile to the first,
+// the order of their work under a causal mask (a head's last tile sees every key, its first the
+// fewest), so that short items fill the end. At head dim 64 a block may take Q tiles of 192 rows
+// with three consumers, or else K/V tiles of 256 keys without a mask (a tile model,
 // src/attention/tile_model.cpp, decides when; launch() says why).
 // Should buy: a Q tile's start (Q's copy and the ring's first fill, one to two microseconds) and
 // its end (O's store) overlap the neighbouring items' products instead of leaving the SM idle.

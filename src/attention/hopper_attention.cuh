@@ -3,8 +3,9 @@
 // consumer warpgroups of 64 query rows, by default two of them and tiles of 128 keys (64 at head
 // dim 256) in two stages; a step may choose others, as step 07 takes three consumers or 256-key
 // tiles at head dim 64) and its shared-memory layout, the rank-4 tensor maps of Q, K and V and
-// their TMA loads, the K-major wgmma descriptors, the consumers' two loops over key tiles (04's in turn, 05's overlapped), and
-// the launch (one block a Q tile, or one an SM for step 07). Built for sm_90a only.
+// their TMA loads, the K-major wgmma descriptors, the consumers' two loops over key tiles (04's
+// in turn, 05's overlapped), and the launch (one block a Q tile, or one an SM for step 07).
+// Built for sm_90a only.
 #include <cuda.h>
 
 #include <algorithm>
@@ -45,9 +46,9 @@ struct Tiling {
   static constexpr int kRows = 64 * Consumers;  // Q rows a block
   static constexpr int kThreads = 128 * (1 + Consumers);
   // Registers a thread after setmaxnreg: the producer keeps 24, the consumers share the rest of
-  // what the launch gave the block (the most a thread can have with kThreads threads on an SM,
-  // in multiples of 8: a consumer's setmaxnreg.inc can only take registers the producer gave
-  // back), in multiples of 8: 240 with two consumers, 160 with three.
+  // what the launch gave the block (the most a thread can have with kThreads threads on an SM;
+  // a consumer's setmaxnreg.inc can only take registers the producer gave back), in multiples
+  // of 8: 240 with two consumers, 160 with three.
   static constexpr int kProducerRegisters = 24;
   static constexpr int kLaunchRegisters = 65536 / kThreads / 8 * 8;
   static constexpr int kConsumerRegisters =

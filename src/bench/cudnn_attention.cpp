@@ -12,6 +12,7 @@
 #include <cmath>
 #include <deque>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -82,12 +83,12 @@ struct CudnnAttention::Plan {
   float scale = 0.0F;
   float negative_infinity = -std::numeric_limits<float>::infinity();
   std::int64_t next_virtual = kFirstVirtual;
-  // The last call's variant pack and what it was built for: the benchmark calls with the same
-  // tensors on the same stream every time, so the pack is built once.
+  // The last call's variant pack, the pointers it was built for and the handle's stream: the
+  // benchmark calls with the same tensors on the same stream every time, so the pack is built
+  // once. (The default stream is a null stream, hence the optional.)
   std::unique_ptr<Descriptor> pack;
-  std::vector<void*> packed_pointers;
-  cudaStream_t stream = nullptr;
-  bool stream_set = false;
+  std::array<void*, 7> packed_pointers{};
+  std::optional<cudaStream_t> stream;
 
   ~Plan() {
     if (workspace != nullptr) cudaFree(workspace);
@@ -281,26 +282,24 @@ CudnnAttention::~CudnnAttention() = default;
 
 void CudnnAttention::run(const attention::Args& a, cudaStream_t stream) {
   Plan& p = *plan_;
-  if (!p.stream_set || p.stream != stream) {
+  if (p.stream != stream) {
     check(cudnnSetStream(p.handle, stream), "cudnnSetStream");
     p.stream = stream;
-    p.stream_set = true;
   }
-  std::vector<void*> pointers = {const_cast<void*>(a.q), const_cast<void*>(a.k), const_cast<void*>(a.v), a.o,
-                                 a.lse, &p.scale};
-  if (a.shape.causal) pointers.push_back(&p.negative_infinity);
+  // The causal graph's seventh tensor is its -infinity; without a mask the slot stays null.
+  const std::array<void*, 7> pointers = {const_cast<void*>(a.q), const_cast<void*>(a.k), const_cast<void*>(a.v),
+                                         a.o, a.lse, &p.scale,
+                                         a.shape.causal ? &p.negative_infinity : nullptr};
   if (p.pack == nullptr || pointers != p.packed_pointers) {
-    std::vector<std::int64_t> uids = {kQ, kK, kV, kO, kStats, kScale};
-    if (a.shape.causal) uids.push_back(kNegativeInfinity);
+    static constexpr std::array<std::int64_t, 7> kUids = {kQ, kK, kV, kO, kStats, kScale, kNegativeInfinity};
+    const std::int64_t count = a.shape.causal ? 7 : 6;
     auto pack = std::make_unique<Descriptor>(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
-    pack->set(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, uids.data(),
-              static_cast<std::int64_t>(uids.size()))
-        .set(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR, pointers.data(),
-             static_cast<std::int64_t>(pointers.size()))
+    pack->set(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, kUids.data(), count)
+        .set(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR, pointers.data(), count)
         .set(CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, &p.workspace)
         .finalize("the variant pack");
     p.pack = std::move(pack);
-    p.packed_pointers = std::move(pointers);
+    p.packed_pointers = pointers;
   }
   check(cudnnBackendExecute(p.handle, p.plan->get(), p.pack->get()), "executing the attention plan");
 }
