@@ -28,15 +28,13 @@ using NarrowConfig = WgmmaConfig<1, 1, 128, 8, true, PersistentTiles, TmaStore>;
 using ThinConfig = WgmmaConfig<1, 1, 64, 12, true, PersistentTiles, TmaStore>;
 constexpr int kSplitRasterGroup = 8;
 
-int device_sm_count() { return why_no_wgmma().empty() ? smemlab::detail::sm_count() : 132; }
-
 long long wide_tiles(int m, int n) {
   return static_cast<long long>((m + WideConfig::kBM - 1) / WideConfig::kBM) * ((n + WideConfig::kBN - 1) / WideConfig::kBN);
 }
 
 std::string launch_plan(const Shape& s, DType type) {
   const GemmShape g = gemm_shape(s);
-  const int sms = device_sm_count();
+  const int sms = hopper_plan_sms();
   const int splits = split_k_ranges(g.m, g.n, g.k, type, sms);
   const long long tiles = wide_tiles(g.m, g.n);
   if (splits == 1) return std::to_string(tiles) + " tiles of 128x256 for " + std::to_string(sms) + " SMs: K whole (10's kernel)";

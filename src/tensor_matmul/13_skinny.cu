@@ -137,11 +137,9 @@ void launch_skinny(const GemmArgs& args, const LaunchContext& ctx) {
 // The step's own tile: 16 rows where C has no more rows than columns, else 16 columns.
 bool wide(int m, int n) { return m <= n; }
 
-int plan_sms() { return why_no_wgmma().empty() ? smemlab::detail::sm_count() : 132; }
-
 std::string launch_plan(const Shape& s, DType type) {
   const GemmShape g = gemm_shape(s);
-  const int sms = plan_sms();
+  const int sms = hopper_plan_sms();
   const bool w = wide(g.m, g.n);
   const int ranges = k_ranges(g.k, k_step(type), thin_tile_ranges(w, g.m, g.n, g.k, type, sms)).count;
   const long long tiles = w ? tiles_of<WideConfig>(g.m, g.n) : tiles_of<TallConfig>(g.m, g.n);

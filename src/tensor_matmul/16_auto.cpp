@@ -47,7 +47,7 @@
 namespace smemlab::tensor_matmul {
 namespace {
 
-constexpr std::array<KernelShape, 16> kKernels{{
+constexpr std::array<KernelShape, 17> kKernels{{
     {"mma128x256", 128, 256, 1, false, false},
     {"mma128x128", 128, 128, 1, false, false},
     {"mma64x64", 64, 64, 2, false, false},
@@ -64,6 +64,7 @@ constexpr std::array<KernelShape, 16> kKernels{{
     {"swapped128x128", 128, 128, 1, true, true, false, false, true},
     {"swapped128x64", 128, 64, 1, true, true, false, false, true},
     {"smallk32x256", 32, 256, 3, false, false, false, false, false, true},
+    {"streamk128x256", 128, 256, 1, true, false, false, false, false, false, 1, true, "wgmma128x256"},
 }};
 // Ranges of K weighed for the splitting kernels: about 1.5x apart.
 constexpr std::array kSplits{2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
@@ -81,9 +82,14 @@ const KernelRate* find_rate(const TensorTuning& device, std::string_view kernel)
   return nullptr;
 }
 
-const KernelRate& rate_of(const TensorTuning& device, std::string_view kernel) {
+// The rates a kernel runs at: its own, or those of the kernel it is rated as.
+const KernelRate* find_rate(const TensorTuning& device, const KernelShape& kernel) {
+  return find_rate(device, kernel.rated_as.empty() ? kernel.name : kernel.rated_as);
+}
+
+const KernelRate& rate_of(const TensorTuning& device, const KernelShape& kernel) {
   if (const KernelRate* r = find_rate(device, kernel)) return *r;
-  throw UsageError(fmt::format("no measured rate for tensor-core kernel '{}'", kernel));
+  throw UsageError(fmt::format("no measured rate for tensor-core kernel '{}'", kernel.name));
 }
 
 // The current device's tuning, and whether it runs the Hopper kernels.
@@ -209,7 +215,7 @@ BoxRows box_rows_of(const GemmArgs& args) {
 KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType input, bool aligned,
                         const TensorTuning& device, bool transpose_a, bool transpose_b, BoxRows box_rows) {
   const KernelShape& s = kernel_shape(choice.kernel);
-  const KernelRate& r = rate_of(device, choice.kernel);
+  const KernelRate& r = rate_of(device, s);
   const auto elem = static_cast<double>(dtype_bytes(input));
   const int k_step = kernel_k_step(s, input);
   const int splits = s.thin       ? thin_tile_ranges(s.bm < s.bn, m, n, k, input, device.sms)
@@ -237,14 +243,29 @@ KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType i
   const double tile_bytes = (s.bm * a_lines + static_cast<double>(s.bn) / s.b_sharers * b_lines) * k_step * elem;
   const double k_loop_ns =
       std::max(steps * s.bm * s.bn * k_step / slot_rate, steps * tile_bytes * active / device.l2_bytes_per_ns);
-  const double round_ns = r.item_ns + k_loop_ns + 4.0 * s.bm * s.bn * active / device.dram_bytes_per_ns;
+  const double store_ns = 4.0 * s.bm * s.bn * active / device.dram_bytes_per_ns;  // the tiles stored at once
+  const double round_ns = r.item_ns + k_loop_ns + store_ns;
   e.compute_ns = static_cast<double>(ceil_div(e.items, slots)) * round_ns;
+  const StreamKPlan plan = s.stream_k ? stream_k_plan(e.tiles, ranges.steps_per_range, device.sms) : StreamKPlan{};
+  if (plan.stream_tiles > 0) {
+    // Not fitted: 10's rates. The whole waves' rounds, then the busiest block's share of the last
+    // wave's steps, two pieces' fixed time, the tiles it ends stored, and the shared tiles' sums:
+    // each sharing block writes its slot, and the block that ends a tile reads the others'
+    // (ceil(sharers / tiles) at most), all at once through the L2.
+    const auto sharers = static_cast<double>(plan.stream_blocks);
+    const auto shared = static_cast<double>(plan.stream_tiles);
+    const double step_ns = k_loop_ns / std::max(steps, 1.0);
+    const double stream_steps = std::ceil(shared * steps / sharers);
+    const double slots_ns = 4.0 * s.bm * s.bn * sharers / device.l2_bytes_per_ns;
+    e.compute_ns = static_cast<double>(e.tiles / device.sms) * round_ns + stream_steps * step_ns + 2.0 * r.item_ns +
+                   std::ceil(shared / sharers) * store_ns + (1.0 + std::ceil(sharers / shared)) * slots_ns;
+  }
   const double mn = static_cast<double>(m) * n;
   const double a_stream = s.in_place && transpose_a ? kInPlaceTransposedStream : 1.0;
   const double b_stream = s.in_place && transpose_b ? kInPlaceTransposedStream : 1.0;
   e.memory_ns = elem * (static_cast<double>(m) * k / a_stream + static_cast<double>(k) * n / b_stream) /
                 (device.dram_bytes_per_ns * r.stream);
-  e.extra_ns = device.launch_ns;
+  e.extra_ns = device.launch_ns * (plan.stream_tiles > 0 ? 2 : 1);  // stream-K zeroes its flags first, a launch
   // The second kernel reads every range's sums and writes C; a cluster adds them on chip.
   if (ranges.count > 1 && !s.thin)
     e.extra_ns += device.launch_ns + (ranges.count + 1.0) * 4.0 * mn / device.partial_bytes_per_ns;
@@ -298,7 +319,12 @@ std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool 
     if ((s.hopper && !hopper) || (s.in_place && !in_place_differs) || (s.swapped && input != DType::tf32)) continue;
     // A kernel the device's rates do not include yet is not weighed, so that a sweep can measure
     // it first (the committed table has a rate for every kernel: a cpu test checks it).
-    if (find_rate(device, s.name) == nullptr) continue;
+    if (find_rate(device, s) == nullptr) continue;
+    // Stream-K without a partial last wave after a whole one is 10's kernel, weighed already.
+    if (s.stream_k && stream_k_plan(ceil_div(m, s.bm) * ceil_div(n, s.bn),
+                                    detail::k_ranges(k, kernel_k_step(s, input), 1).steps_per_range, device.sms)
+                              .stream_tiles == 0)
+      continue;
     // 13's 128 x 16 tiles only where C's columns fit one tile: wider, the model predicts their
     // K-loop up to 3x too fast (every larger shape of the sweep).
     if (s.thin && s.bn < s.bm && n > s.bn) continue;
@@ -375,6 +401,8 @@ void gemm_kernel(const KernelChoice& choice, const GemmArgs& args, const LaunchC
     detail::launch_skinny_kernel(s.name, args, ctx);
   } else if (s.swapped) {
     detail::launch_swapped_kernel(s.name, choice.splits, args, ctx);
+  } else if (s.stream_k) {
+    detail::launch_stream_k_kernel(s.name, args, ctx);
   } else if (!s.splits_k) {
     detail::launch_cluster_pairs(args, ctx);
   } else {

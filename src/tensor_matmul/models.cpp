@@ -86,6 +86,7 @@ AccessModel wgmma_tiles(const Shape& s, DType input, const WgmmaTiles& t) {
   AccessModel model;
   const int ranges = std::max(t.cluster_ranges, 1);
   const std::string scheduler = t.cluster_ranges > 0 ? "ClusterRanges"
+                                : t.stream_k         ? "StreamKTiles"
                                 : t.cluster_m > 1    ? fmt::format("ClusterTiles<{}>", t.cluster_m)
                                 : t.persistent       ? "PersistentTiles"
                                                      : "StaticTiles";

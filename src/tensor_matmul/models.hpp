@@ -30,6 +30,9 @@ struct WgmmaTiles {
   std::size_t smem_bytes;
   bool swapped = false;  // the tile is C's transpose's: B's tile read into registers
   int cluster_ranges = 0;  // ClusterRanges: K's ranges at this shape (0: another scheduler)
+  // StreamKTiles: persistent, each tile stored once by the block that ends it; the shared
+  // tiles' sums go through global memory, not shared.
+  bool stream_k = false;
 };
 
 // TMA writes their stages and wgmma reads them, both outside the load/store unit: what it does
@@ -45,7 +48,8 @@ template <class Cfg>
 [[nodiscard]] AccessModel wgmma_model(const Shape& shape, DType input) {
   return models::wgmma_tiles(shape, input,
                              {Cfg::kConsumers, Cfg::kMTiles, Cfg::kBN, Cfg::kStages, Cfg::kSpecialized,
-                              Cfg::kPersistent, Cfg::kTmaStore, Cfg::kClusterM, Cfg::kSmemBytes, Cfg::kSwapped});
+                              Cfg::kPersistent, Cfg::kTmaStore, Cfg::kClusterM, Cfg::kSmemBytes, Cfg::kSwapped, 0,
+                              Cfg::kStreamK});
 }
 
 template <class Cfg>

@@ -69,18 +69,19 @@ std::size_t partial_sums_bytes(const GemmArgs& args, int count) {
   return count > 1 ? round_up(static_cast<std::size_t>(count) * args.m * args.n * sizeof(float), 256) : 0;
 }
 
-PartialSums::PartialSums(const GemmArgs& args, int count, std::size_t offset, cudaStream_t stream) : stream_(stream) {
+PartialSums::PartialSums(const GemmArgs& args, std::size_t bytes, std::size_t offset, cudaStream_t stream)
+    : stream_(stream) {
   if (args.workspace != nullptr) {
     char* const at = workspace_start(args) + round_up(offset, 256);
-    const auto end = static_cast<std::size_t>(at - static_cast<char*>(args.workspace)) + partial_sums_bytes(args, count);
+    const auto end = static_cast<std::size_t>(at - static_cast<char*>(args.workspace)) + bytes;
     if (end > args.workspace_size)
       throw std::invalid_argument("gemm: a workspace of " + std::to_string(args.workspace_size) +
-                                  " bytes is smaller than the " + std::to_string(end) + " that " +
-                                  std::to_string(count) + " ranges of K need");
+                                  " bytes is smaller than the " + std::to_string(end) +
+                                  " that the partial sums of K's ranges need");
     data_ = reinterpret_cast<float*>(at);
     return;
   }
-  SMEMLAB_CUDA_CHECK(cudaMallocAsync(&owned_, partial_sums_bytes(args, count), stream));
+  SMEMLAB_CUDA_CHECK(cudaMallocAsync(&owned_, bytes, stream));
   data_ = static_cast<float*>(owned_);
 }
 

@@ -25,13 +25,14 @@ struct KRanges {
 // Bytes of `count` partial products of an m x n output.
 [[nodiscard]] std::size_t partial_sums_bytes(const GemmArgs& args, int count);
 
-// For the lifetime of the object: room for the partial sums, in the caller's workspace from
-// `offset` bytes past its aligned start (rounded up to 256), or allocated on the stream for the
-// call. Throws std::invalid_argument, before any work, when the caller's workspace is too small
-// for them (a choice of ranges other than the variants', made by hand).
+// For the lifetime of the object: `bytes` of room for partial sums (partial_sums_bytes of K's
+// ranges, or stream-K's slots and flags), in the caller's workspace from `offset` bytes past its
+// aligned start (rounded up to 256), or allocated on the stream for the call. Throws
+// std::invalid_argument, before any work, when the caller's workspace is too small for them (a
+// choice of ranges other than the variants', made by hand).
 class PartialSums {
  public:
-  PartialSums(const GemmArgs& args, int count, std::size_t offset, cudaStream_t stream);
+  PartialSums(const GemmArgs& args, std::size_t bytes, std::size_t offset, cudaStream_t stream);
   ~PartialSums();
   PartialSums(const PartialSums&) = delete;
   PartialSums& operator=(const PartialSums&) = delete;

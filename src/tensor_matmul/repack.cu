@@ -139,15 +139,22 @@ std::size_t kernels_workspace_bytes(const GemmArgs& args, const GemmArgs& call) 
   // default call's choice divides K into on this device (none where a cluster adds them).
   // The CUDA-core skinny kernel, which the call may choose on any device, keeps its ranges'
   // sums there too.
+  // Step 18 and the default call's stream-K tiles keep their blocks' sums and flags in the same
+  // place.
   int ranges = 1;
+  std::size_t stream_k = 0;
   if (device_supported()) {
     const KernelChoice choice = choose_kernel(call);
     const bool hopper = detail::why_no_wgmma().empty();
-    if (hopper) ranges = split_k_ranges(args.m, args.n, args.k, args.input, smemlab::detail::sm_count());
+    if (hopper) {
+      const int sms = smemlab::detail::sm_count();
+      ranges = split_k_ranges(args.m, args.n, args.k, args.input, sms);
+      stream_k = detail::stream_k_workspace_bytes("streamk128x256", args.m, args.n, args.k, args.input, sms);
+    }
     if (choice.kernel == kCudaCoreSkinny || (hopper && !kernel_shape(choice.kernel).thin))
       ranges = std::max(ranges, choice.splits);
   }
-  const std::size_t scratch = copies + detail::partial_sums_bytes(args, ranges);
+  const std::size_t scratch = copies + std::max(detail::partial_sums_bytes(args, ranges), stream_k);
   return scratch > 0 ? scratch + detail::kWorkspaceAlignment - 1 : 0;
 }
 

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "core/memo.hpp"
+#include "core/occupancy.hpp"
 
 namespace smemlab::tensor_matmul::detail {
 namespace {
@@ -90,5 +91,7 @@ std::string why_no_wgmma() {
     return fmt::format("needs compute capability 9.0 (wgmma and TMA, built for sm_90a); this GPU is {}.{}", major, minor);
   return {};
 }
+
+int hopper_plan_sms() { return why_no_wgmma().empty() ? smemlab::detail::sm_count() : 132; }
 
 }  // namespace smemlab::tensor_matmul::detail

@@ -33,4 +33,9 @@ namespace smemlab::tensor_matmul::detail {
 // capability 9.0 only, sm_90a); empty when they can.
 [[nodiscard]] std::string why_no_wgmma();
 
+// The SMs a Hopper step plans its launch for: the current device's, or, where the wgmma steps
+// cannot run (`explain` on a machine without such a GPU), the 132 of the H100 the chooser's
+// rates were measured on.
+[[nodiscard]] int hopper_plan_sms();
+
 }  // namespace smemlab::tensor_matmul::detail

@@ -4,6 +4,7 @@
 // clusters step's cluster shape (11_clusters.cu), the split-K step's ranges (12_split_k.cu) and
 // the chooser of the default call (16_auto.cpp), whose model is fed with rates measured per
 // device (tuning_table.cpp, written from docs/results/data/tensor-tuning-*.json).
+#include <cstddef>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -44,6 +45,23 @@ inline constexpr int kMaxClusterRanges = kMaxPortableClusterSize;
 // whose clusters are all resident at once: one wave.
 [[nodiscard]] int cluster_split_ranges(int m, int n, int k, DType input, const ClusterResidency& cluster_blocks);
 
+// Stream-K's plan (step 18) for `tiles` tiles of `steps` K-steps each on `sms` SMs, one block
+// an SM: the tiles of whole waves each taken whole by one block; where a last wave is partial
+// (and there is a whole one), its tiles' steps dealt out evenly to as many blocks as give each
+// at least kMinStepsPerRange steps and each tile at most kMostStreamPieces pieces (the block
+// that ends a tile reads the other pieces' sums one after another), at most every SM.
+struct StreamKPlan {
+  int blocks = 1;         // the launch's
+  int stream_tiles = 0;   // the last in raster order, their steps dealt out
+  int stream_blocks = 0;  // the first blocks, that share them
+};
+inline constexpr int kMostStreamPieces = 4;
+[[nodiscard]] StreamKPlan stream_k_plan(long long tiles, int steps, int sms);
+// Stream-K's scratch for `blocks` blocks that share tiles of bm x bn: a slot of bm x bn floats
+// a block, then the flags (each rounded up to 256 bytes).
+[[nodiscard]] std::size_t stream_k_slots_bytes(int blocks, int bm, int bn);
+[[nodiscard]] std::size_t stream_k_bytes(int blocks, int bm, int bn);
+
 // A kernel the chooser can launch: its name (mma: the mma.sync kernels of step 06, on operands
 // copied to 16-byte-aligned rows first where they are not; inplace: the same kernels reading
 // unaligned rows where they lie, 4 bytes or one element at a time, and operands stored
@@ -57,7 +75,10 @@ inline constexpr int kMaxClusterRanges = kMaxPortableClusterSize;
 // of 13's thin tiles (mma.sync, which divide K themselves: thin_tile_ranges), whether it is one
 // of 14's (tf32 only, B read as stored), and whether it runs on the CUDA cores (15's: any
 // operands read where they lie, always weighed, K in steps of kCudaCoreKStep elements), and how
-// many blocks share one copy of B's tile (11's pairs: TMA multicasts it to both).
+// many blocks share one copy of B's tile (11's pairs: TMA multicasts it to both); whether it is
+// step 18's stream-K tiles (weighed where its tiles do not fill whole waves), and the kernel
+// whose measured rates it runs at, where not its own (stream-K's main loop and epilogue are
+// 10's).
 struct KernelShape {
   std::string_view name;
   int bm, bn;
@@ -69,6 +90,8 @@ struct KernelShape {
   bool swapped = false;
   bool cuda_cores = false;
   int b_sharers = 1;
+  bool stream_k = false;
+  std::string_view rated_as = {};
 };
 inline constexpr int kCudaCoreKStep = 16;
 // Not a tensor-core kernel: the FP32 family's streamed product for few rows or columns

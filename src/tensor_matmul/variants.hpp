@@ -1,4 +1,5 @@
 #pragma once
+#include <cstddef>
 #include <string_view>
 
 #include "core/gemm_operands.hpp"
@@ -26,7 +27,8 @@
   STEP(swapped_variant)    /* 14 tf32: tiles of C's transpose, B read as stored, no transpose */ \
   STEP(small_k_variant)    /* 15 a short K on the CUDA cores: bound by writing C           */ \
   STEP(auto_variant)       /* 16 the default call: a model picks kernel, tile and split    */ \
-  STEP(cluster_split_k_variant) /* 17 12's ranges of K added in a cluster, on chip         */
+  STEP(cluster_split_k_variant) /* 17 12's ranges of K added in a cluster, on chip         */ \
+  STEP(stream_k_variant)   /* 18 the last wave's tiles' K-steps dealt out to every block     */
 
 namespace smemlab::tensor_matmul::detail {
 
@@ -50,5 +52,10 @@ void launch_wgmma_kernel(std::string_view kernel, int splits, const GemmArgs& ar
 void launch_skinny_kernel(std::string_view kernel, const GemmArgs& args, const LaunchContext& ctx);
 void launch_swapped_kernel(std::string_view kernel, int splits, const GemmArgs& args, const LaunchContext& ctx);
 void launch_small_k_kernel(const GemmArgs& args, const LaunchContext& ctx);
+// Step 18's stream-K tiles ("streamk128x256"), planned for `sms` SMs (0: the device's; the tests
+// take fewer, so that small shapes share tiles between blocks), and the scratch they take at a
+// shape on `sms` SMs.
+void launch_stream_k_kernel(std::string_view kernel, const GemmArgs& args, const LaunchContext& ctx, int sms = 0);
+[[nodiscard]] std::size_t stream_k_workspace_bytes(std::string_view kernel, int m, int n, int k, DType input, int sms);
 
 }  // namespace smemlab::tensor_matmul::detail

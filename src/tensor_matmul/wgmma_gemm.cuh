@@ -33,6 +33,8 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include <cuda/atomic>
+
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
@@ -53,16 +55,45 @@ namespace smemlab::tensor_matmul::detail {
 // With count > 1, the item of range r stores its tile's partial sums (alpha 1, beta 0) at
 // partials + r * m * n, rows of n floats, for sum_partials; with ClusterRanges (no partials),
 // the blocks of a cluster add them on chip and store C.
+// Stream-K (StreamKTiles) instead: a launch of `blocks` blocks, the last stream_tiles tiles'
+// K-steps dealt out evenly to its first stream_blocks; the piece of a tile that does not end it
+// leaves its sums in its block's slot of partials (kBM x kBN floats a block) and sets its
+// consumer's flag (flags[block * consumers + consumer], zeroed before the launch).
 struct KSplit {
   int count = 1;
   int steps_per_split = 0;
   float* partials = nullptr;
+  int blocks = 0;
+  int stream_tiles = 0;
+  int stream_blocks = 0;
+  int* flags = nullptr;
 };
 
-// A block's unit of work: a tile of C (of C's transpose, swapped) and one of K's ranges.
+// The K-steps of an item: the first, and how many.
+struct StepRange {
+  int first, count;
+};
+
+__device__ __forceinline__ StepRange steps_of(const KSplit& split, int range, int all_steps) {
+  const int first = range * split.steps_per_split;
+  return {first, min(split.steps_per_split, all_steps - first)};
+}
+
+// A block's unit of work: a tile of C (of C's transpose, swapped), one of K's ranges and its
+// K-steps. Stream-K: `partial`, the piece does not end its tile (its sums go to the block's
+// slot); blocks first_sharer to this one's predecessor hold the tile's earlier steps (none
+// where first_sharer is this block).
 struct WorkItem {
   TileOrigin tile;
   int range;
+  StepRange steps;
+  int first_sharer;
+  bool partial;
+};
+
+// A consumer thread: its warpgroup among the consumers, its thread, warp and lane in it.
+struct ConsumerThread {
+  int consumer, ct, warp, lane;
 };
 
 // ---- Tile schedulers: the work items a block takes, in order ----
@@ -70,21 +101,33 @@ struct WorkItem {
 // order); a block takes its first item and then one every grid's width. With ClusterM > 1 an
 // item is a column-aligned group of ClusterM tiles, one above the other, and each block of a
 // cluster takes the tile its rank names.
+// Schedulers whose items each cover their tile's steps, or a range of them that a second
+// kernel or the cluster adds: the consumers store every item they finish.
+struct StoresEveryItem {
+  template <class Cfg, class Acc>
+  static __device__ bool settle(Acc&, const WorkItem&, const KSplit&, const ConsumerThread&) {
+    return true;
+  }
+};
+
 template <int ClusterM>
-struct TileWalk {
+struct TileWalk : StoresEveryItem {
   static constexpr int kClusterM = ClusterM;
   static constexpr bool kRangesInCluster = false;
-  int rows, cols, bm, bn, group, tiles, items, item, stride;
-  __device__ TileWalk(int rows, int cols, int bm, int bn, int group, int ranges)
+  int rows, cols, bm, bn, group, tiles, items, item, stride, all_steps;
+  KSplit split;
+  __device__ TileWalk(int rows, int cols, int bm, int bn, int group, const KSplit& split, int all_steps)
       : rows(rows),
         cols(cols),
         bm(bm),
         bn(bn),
         group(group),
         tiles((rows + bm * ClusterM - 1) / (bm * ClusterM) * ((cols + bn - 1) / bn)),
-        items(tiles * ranges),
+        items(tiles * split.count),
         item(static_cast<int>(blockIdx.x) / ClusterM),
-        stride(static_cast<int>(gridDim.x) / ClusterM) {}
+        stride(static_cast<int>(gridDim.x) / ClusterM),
+        all_steps(all_steps),
+        split(split) {}
   __device__ bool next(WorkItem& w) {
     if (item >= items) return false;
     w.tile = smemlab::detail::rastered_tile_at(item % tiles, rows, cols, bm * ClusterM, bn, group);
@@ -93,6 +136,9 @@ struct TileWalk {
       w.tile.edge = w.tile.row0 + bm > rows || w.tile.col0 + bn > cols;
     }
     w.range = item / tiles;
+    w.steps = steps_of(split, w.range, all_steps);
+    w.first_sharer = static_cast<int>(blockIdx.x);
+    w.partial = false;
     item += stride;
     return true;
   }
@@ -136,15 +182,17 @@ struct ClusterTiles : TileWalk<ClusterM> {
 
 // Clusters of `ranges` blocks (the launch's cluster size), all on one tile: block r of a
 // cluster takes K's range r, and each block one item. ClusterSum adds the ranges on chip.
-struct ClusterRanges {
+struct ClusterRanges : StoresEveryItem {
   static constexpr int kClusterM = 1;  // no operand tile is shared
   static constexpr bool kRangesInCluster = true;
   static constexpr bool kPersistent = false;
   WorkItem only;
   bool taken = false;
-  __device__ ClusterRanges(int rows, int cols, int bm, int bn, int group, int ranges)
-      : only{smemlab::detail::rastered_tile_at(static_cast<int>(blockIdx.x) / ranges, rows, cols, bm, bn, group),
-             static_cast<int>(hopper::cluster_rank())} {}
+  __device__ ClusterRanges(int rows, int cols, int bm, int bn, int group, const KSplit& split, int all_steps)
+      : only{smemlab::detail::rastered_tile_at(static_cast<int>(blockIdx.x) / split.count, rows, cols, bm, bn, group),
+             static_cast<int>(hopper::cluster_rank()),
+             steps_of(split, static_cast<int>(hopper::cluster_rank()), all_steps), static_cast<int>(blockIdx.x),
+             false} {}
   __device__ bool next(WorkItem& w) {
     if (taken) return false;
     taken = true;
@@ -161,12 +209,107 @@ struct ClusterRanges {
   }
 };
 
-// ---- Epilogues: how a consumer's accumulators reach C ----
-// A consumer thread: its warpgroup among the consumers, its thread, warp and lane in it.
-struct ConsumerThread {
-  int consumer, ct, warp, lane;
+// Stream-K: one block per SM, G of them. The tiles of C's whole waves come first, in raster
+// order, each block taking every G-th with K whole, as PersistentTiles does; the tiles of the
+// last, partial wave are not taken whole: their K-steps, numbered tile after tile, are dealt out
+// evenly to the first S blocks (stream_blocks), block b taking steps U b / S to U (b + 1) / S of
+// U = stream_tiles x steps, so a tile may be begun by one block and ended by the next. A block
+// walks its pieces from the last: the only one that can stop short of its tile's end comes
+// first, so that the block that ends the tile, which adds the others' sums, finds them long
+// written. A tile's sums are its last piece's plus those of the blocks before, in block order
+// from the nearest: the same order on every run.
+struct StreamKTiles {
+  static constexpr int kClusterM = 1;
+  static constexpr bool kRangesInCluster = false;
+  static constexpr bool kPersistent = true;
+  static constexpr int kFixUpBarrier = 3;  // named barriers 3 and up: the consumers' own
+  int rows, cols, bm, bn, group, steps, whole_tiles, next_whole, sharers;
+  long long units, begin, end;  // the stream-K steps; this block's not yet taken, [begin, end)
+  __device__ StreamKTiles(int rows, int cols, int bm, int bn, int group, const KSplit& split, int all_steps)
+      : rows(rows),
+        cols(cols),
+        bm(bm),
+        bn(bn),
+        group(group),
+        steps(all_steps),
+        whole_tiles((rows + bm - 1) / bm * ((cols + bn - 1) / bn) - split.stream_tiles),
+        next_whole(static_cast<int>(blockIdx.x)),
+        sharers(split.stream_blocks),
+        units(static_cast<long long>(split.stream_tiles) * all_steps),
+        begin(static_cast<int>(blockIdx.x) < sharers ? units * blockIdx.x / sharers : 0),
+        end(static_cast<int>(blockIdx.x) < sharers ? units * (blockIdx.x + 1) / sharers : 0) {}
+  // The block whose steps include stream-K step u.
+  __device__ int block_of(long long u) const { return static_cast<int>(((u + 1) * sharers - 1) / units); }
+  __device__ bool next(WorkItem& w) {
+    const int self = static_cast<int>(blockIdx.x);
+    if (next_whole < whole_tiles) {
+      w = {smemlab::detail::rastered_tile_at(next_whole, rows, cols, bm, bn, group), 0, {0, steps}, self, false};
+      next_whole += static_cast<int>(gridDim.x);
+      return true;
+    }
+    if (end <= begin) return false;
+    const int tile = static_cast<int>((end - 1) / steps);
+    const long long tile_first = static_cast<long long>(tile) * steps;
+    const long long first = max(begin, tile_first);
+    w = {smemlab::detail::rastered_tile_at(whole_tiles + tile, rows, cols, bm, bn, group), 0,
+         {static_cast<int>(first - tile_first), static_cast<int>(end - first)},
+         first > tile_first ? block_of(tile_first) : self, end < tile_first + steps};
+    end = first;
+    return true;
+  }
+  // A piece that stops short of its tile's end leaves the consumer's sums in the block's slot,
+  // fragment s of thread t at float4 s x 128 + t (a warp writes 512 consecutive bytes), and
+  // returns false; the piece that ends a tile others share waits for their flags and adds their
+  // sums, nearest block first. Returns whether the consumers store the tile.
+  template <class Cfg, class Acc>
+  __device__ bool settle(Acc& acc, const WorkItem& w, const KSplit& s, const ConsumerThread& th) const {
+    constexpr int kGroups = Cfg::kBN / 8;           // a slice's 8-column groups
+    constexpr int kSlots = Cfg::kMTiles * kGroups;  // a thread's fragments of four sums
+    const int self = static_cast<int>(blockIdx.x);
+    if (!w.partial && w.first_sharer == self) return true;
+    const auto slot = [&](int block) {
+      return reinterpret_cast<float4*>(s.partials + static_cast<std::size_t>(block) * Cfg::kBM * Cfg::kBN) +
+             th.consumer * kSlots * 128 + th.ct;
+    };
+    const auto flag = [&](int block) {
+      return cuda::atomic_ref<int, cuda::thread_scope_device>(s.flags[block * Cfg::kConsumers + th.consumer]);
+    };
+    if (w.partial) {
+      float4* const out = slot(self);
+#pragma unroll
+      for (int f = 0; f < kSlots; ++f) {
+        const auto& a = acc[f / kGroups];
+        const int j = f % kGroups;
+        out[f * 128] = make_float4(a[4 * j], a[4 * j + 1], a[4 * j + 2], a[4 * j + 3]);
+      }
+      hopper::sync_named(kFixUpBarrier + th.consumer, 128);  // the warpgroup's sums are written
+      if (th.ct == 0) flag(self).store(1, cuda::memory_order_release);
+      return false;
+    }
+    if (th.ct == 0)
+      for (int b = w.first_sharer; b < self; ++b)
+        while (flag(b).load(cuda::memory_order_acquire) == 0) __nanosleep(64);
+    hopper::sync_named(kFixUpBarrier + th.consumer, 128);
+    for (int b = self - 1; b >= w.first_sharer; --b) {
+      const float4* const in = slot(b);
+#pragma unroll
+      for (int f = 0; f < kSlots; ++f) {
+        auto& a = acc[f / kGroups];
+        const int j = f % kGroups;
+        const float4 v = __ldcg(in + f * 128);
+        a[4 * j] += v.x;
+        a[4 * j + 1] += v.y;
+        a[4 * j + 2] += v.z;
+        a[4 * j + 3] += v.w;
+      }
+    }
+    return true;
+  }
+  static __device__ void barriers_ready() { __syncthreads(); }
+  static __device__ void leave() {}
 };
 
+// ---- Epilogues: how a consumer's accumulators reach C ----
 // Where an item's sums go and how: C, or with K split its range's slice of the workspace.
 // ClusterSum's place for a block's sums (the ring of stages, drained by then), and the cluster's
 // ranges.
@@ -423,6 +566,7 @@ struct WgmmaConfig {
   static constexpr bool kPersistent = Scheduler::kPersistent;
   static constexpr int kClusterM = Scheduler::kClusterM;
   static constexpr bool kRangesInCluster = Scheduler::kRangesInCluster;
+  static constexpr bool kStreamK = std::is_same_v<Scheduler, StreamKTiles>;
   static constexpr bool kTmaStore = Epilogue::kStagingBytes > 0;
   static constexpr int kStagingTotal = Epilogue::kStagingBytes * Consumers;
   // The tile is C's transpose's (tf32, B read row-major from registers); kBM runs along N.
@@ -478,16 +622,6 @@ struct StageRing {
   }
 };
 
-// The K-steps of an item's range: the first, and how many.
-struct StepRange {
-  int first, count;
-};
-
-__device__ __forceinline__ StepRange steps_of(const KSplit& split, int range, int all_steps) {
-  const int first = range * split.steps_per_split;
-  return {first, min(split.steps_per_split, all_steps - first)};
-}
-
 // Copies K-step `step` of tile t into the ring as the block's it-th step: stage it % Stages, in
 // its (it / Stages)-th phase. The copy engine zero-fills what lies past the matrices' edges.
 template <class Cfg, class E>
@@ -539,11 +673,10 @@ struct StageCopier {
 // The producer (specialised kernels): one thread issues every copy of the block's items,
 // refilling a stage once every consumer that reads it has handed it back.
 template <class Cfg, class E>
-__device__ __forceinline__ void produce(typename Cfg::Scheduler work, const StageCopier<Cfg, E>& copier,
-                                        const KSplit& split, int all_steps) {
+__device__ __forceinline__ void produce(typename Cfg::Scheduler work, const StageCopier<Cfg, E>& copier) {
   int it = 0;
   for (WorkItem w; work.next(w);) {
-    const StepRange r = steps_of(split, w.range, all_steps);
+    const StepRange r = w.steps;
     for (int step = 0; step < r.count; ++step, ++it) {
       if (it >= Cfg::kStages) {
         hopper::wait<(Cfg::kClusterM > 1)>(&copier.ring.empty[it % Cfg::kStages],
@@ -670,14 +803,14 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const StageRing<Cfg> ring(smem_raw);
   if (threadIdx.x == 0) ring.init();
   Scheduler::barriers_ready();
-  Scheduler work(Cfg::kSwapped ? g.n : g.m, Cfg::kSwapped ? g.m : g.n, Cfg::kBM, Cfg::kBN, group,
-                 split.count);
-  const StageCopier<Cfg, E> copier{a_map, b_map, ring};
   const int all_steps = (g.k + Cfg::template kBK<E> - 1) / Cfg::template kBK<E>;
+  Scheduler work(Cfg::kSwapped ? g.n : g.m, Cfg::kSwapped ? g.m : g.n, Cfg::kBM, Cfg::kBN, group, split,
+                 all_steps);
+  const StageCopier<Cfg, E> copier{a_map, b_map, ring};
   if constexpr (Cfg::kSpecialized) {
     if (threadIdx.x < 128) {  // the producer warpgroup
       hopper::release_registers<40>();
-      if (threadIdx.x == 0) produce(work, copier, split, all_steps);
+      if (threadIdx.x == 0) produce(work, copier);
       Cfg::Epilogue::producer_done(split);
       Scheduler::leave();
       return;
@@ -690,7 +823,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   int it = 0;
   for (WorkItem w; work.next(w);) {
     float acc[Cfg::kMTiles][Cfg::kBN / 2] = {};
-    accumulate(acc, fragments, copier, w.tile, steps_of(split, w.range, all_steps), it, th);
+    accumulate(acc, fragments, copier, w.tile, w.steps, it, th);
+    if (!work.template settle<Cfg>(acc, w, split, th)) continue;  // stream-K: another block ends the tile
     Cfg::Epilogue::template store<Cfg>(
         acc, w.tile,
         c_target<Cfg::kRangesInCluster>(g, split, w.range, c_pairs, c_by_tma, &c_map, ring.staging,
@@ -787,7 +921,13 @@ void launch_wgmma_with(const GemmArgs& g, cudaStream_t stream, int group, KSplit
                                           c_pairs_aligned(g), c_by_tma, split));
   } else if constexpr (Cfg::kClusterM == 1) {
     const long long work = items * split.count;
-    const long long blocks = Cfg::kPersistent ? std::min<long long>(work, device_sms()) : work;
+    const long long blocks = Cfg::kStreamK      ? split.blocks
+                             : Cfg::kPersistent ? std::min<long long>(work, device_sms())
+                                                : work;
+    // Stream-K's flags zeroed just before the kernel, its tensor maps encoded: the GPU waits on no
+    // host work between the two.
+    if (Cfg::kStreamK && split.stream_tiles > 0)
+      SMEMLAB_CUDA_CHECK(cudaMemsetAsync(split.flags, 0, sizeof(int) * Cfg::kConsumers * split.stream_blocks, stream));
     wgmma_gemm_kernel<Cfg, E><<<static_cast<unsigned>(blocks), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(
         a_map, b_map, c_map, g, group, c_pairs_aligned(g), c_by_tma, split);
     SMEMLAB_LAUNCH_CHECK();
@@ -808,8 +948,11 @@ void launch_wgmma_with(const GemmArgs& g, cudaStream_t stream, int group, KSplit
 // caller (with_row_major_operands), as Aᵀ in tf32 is. With splits > 1, K's steps are divided into that many ranges (fewer
 // where K has fewer steps), whose partial sums go to the workspace after the repacked operands
 // and are added in range order by a second kernel.
+// Stream-K (StreamKTiles): the tiles' K-steps dealt out over `sms` blocks (0: the device's
+// SMs) as stream_k_plan says; the blocks' slots for their sums and their flags go where the
+// partial sums would, and launch_wgmma_with zeroes the flags on the stream before the kernel.
 template <class Cfg, bool ReadsStored = false>
-void launch_wgmma(const GemmArgs& args, const LaunchContext& ctx, int group, int splits = 1) {
+void launch_wgmma(const GemmArgs& args, const LaunchContext& ctx, int group, int splits = 1, int sms = 0) {
   if (Cfg::kSwapped && args.input != DType::tf32) throw std::logic_error("gemm: swapped tiles are for tf32");
   const bool b_k_major = !Cfg::kSwapped && (args.input == DType::tf32 || (ReadsStored && args.transpose_b));
   const bool a_m_major = ReadsStored && !Cfg::kSwapped && args.transpose_a && args.input != DType::tf32;
@@ -818,8 +961,21 @@ void launch_wgmma(const GemmArgs& args, const LaunchContext& ctx, int group, int
   const KRanges ranges = k_ranges(args.k, k_step(args.input), splits);
   KSplit split{ranges.count, ranges.steps_per_range};
   std::optional<PartialSums> partials;
-  if (ranges.count > 1 && !Cfg::kRangesInCluster)
-    split.partials = partials.emplace(args, ranges.count, aligned.workspace_used(), ctx.stream).data();
+  if constexpr (Cfg::kStreamK) {
+    const long long tiles =
+        static_cast<long long>((args.m + Cfg::kBM - 1) / Cfg::kBM) * ((args.n + Cfg::kBN - 1) / Cfg::kBN);
+    const StreamKPlan plan = stream_k_plan(tiles, ranges.steps_per_range, sms > 0 ? sms : device_sms());
+    split = {1, ranges.steps_per_range, nullptr, plan.blocks, plan.stream_tiles, plan.stream_blocks, nullptr};
+    if (plan.stream_tiles > 0) {
+      const std::size_t bytes = stream_k_bytes(plan.stream_blocks, Cfg::kBM, Cfg::kBN);
+      split.partials = partials.emplace(args, bytes, aligned.workspace_used(), ctx.stream).data();
+      split.flags = reinterpret_cast<int*>(reinterpret_cast<char*>(split.partials) +
+                                           stream_k_slots_bytes(plan.stream_blocks, Cfg::kBM, Cfg::kBN));
+    }
+  } else if (ranges.count > 1 && !Cfg::kRangesInCluster) {
+    split.partials =
+        partials.emplace(args, partial_sums_bytes(args, ranges.count), aligned.workspace_used(), ctx.stream).data();
+  }
   with_input_type(args.input, [&](auto e) {
     using E = decltype(e);
     if constexpr (ReadsStored && !kIsTf32<E>) {
@@ -834,7 +990,7 @@ void launch_wgmma(const GemmArgs& args, const LaunchContext& ctx, int group, int
     }
     if constexpr (!Cfg::kSwapped || kIsTf32<E>) launch_wgmma_with<Cfg, E>(aligned.args(), ctx.stream, group, split);
   });
-  if (partials) sum_partials(split.partials, ranges.count, args, ctx.stream);
+  if (partials && !Cfg::kStreamK) sum_partials(split.partials, ranges.count, args, ctx.stream);
 }
 
 }  // namespace smemlab::tensor_matmul::detail

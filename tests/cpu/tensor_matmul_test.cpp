@@ -119,10 +119,14 @@ const tensor_matmul::TensorTuning& h100() { return tensor_matmul::tensor_tuning(
 
 TEST(TensorChooser, EveryKernelHasMeasuredRatesAndNoOtherDoes) {
   for (const auto& device : tensor_matmul::tensor_tunings()) {
-    ASSERT_EQ(device.kernels.size(), tensor_matmul::kernel_shapes().size());
-    for (const auto& shape : tensor_matmul::kernel_shapes()) {
+    const auto shapes = tensor_matmul::kernel_shapes();
+    const auto rated_as_another =
+        std::count_if(shapes.begin(), shapes.end(), [](const auto& s) { return !s.rated_as.empty(); });
+    ASSERT_EQ(device.kernels.size() + static_cast<std::size_t>(rated_as_another), shapes.size());
+    for (const auto& shape : shapes) {
+      const std::string_view rated = shape.rated_as.empty() ? shape.name : shape.rated_as;
       const auto rate = std::find_if(device.kernels.begin(), device.kernels.end(),
-                                     [&](const auto& r) { return r.kernel == shape.name; });
+                                     [&](const auto& r) { return r.kernel == rated; });
       ASSERT_NE(rate, device.kernels.end()) << shape.name;
       if (shape.swapped) {
         EXPECT_EQ(rate->two_byte, 0.0) << shape.name << ": tf32 only";
@@ -210,7 +214,8 @@ TEST(TensorChooser, RanksEveryCandidateAndSplitsOnlyWhereTilesAreFew) {
   ASSERT_FALSE(ranked.empty());
   for (std::size_t i = 1; i < ranked.size(); ++i) EXPECT_LE(ranked[i - 1].ns, ranked[i].ns);
   // A large square: a Hopper kernel, K whole.
-  EXPECT_TRUE(ranked.front().choice.kernel.starts_with("wgmma") || ranked.front().choice.kernel.starts_with("clusters"));
+  const std::string_view first = ranked.front().choice.kernel;
+  EXPECT_TRUE(first.starts_with("wgmma") || first.starts_with("clusters") || first.starts_with("streamk"));
   EXPECT_EQ(ranked.front().choice.splits, 1);
   // 14's tiles of C's transpose are tf32's only, and they save B's transpose.
   for (const auto& e : ranked) EXPECT_FALSE(tensor_matmul::kernel_shape(e.choice.kernel).swapped) << e.choice.kernel;
@@ -239,6 +244,43 @@ TEST(TensorChooser, RanksEveryCandidateAndSplitsOnlyWhereTilesAreFew) {
   const auto tiny = tensor_matmul::rank_kernels(1, 1, 1, DType::bf16, true, true, h100()).front();
   EXPECT_EQ(tiny.items, 1);
   EXPECT_LT(tiny.ns, ranked.front().ns / 10);
+}
+
+TEST(TensorStreamK, SharesOnlyTheTilesOfAPartialWaveAfterWholeOnes) {
+  using tensor_matmul::stream_k_plan;
+  // Whole waves, or less than one: every tile whole.
+  EXPECT_EQ(stream_k_plan(264, 64, 132).stream_tiles, 0);
+  EXPECT_EQ(stream_k_plan(264, 64, 132).blocks, 132);
+  EXPECT_EQ(stream_k_plan(100, 64, 132).stream_tiles, 0);
+  EXPECT_EQ(stream_k_plan(100, 64, 132).blocks, 100);
+  // 4096^3 in 128 x 256 tiles: 3.88 waves; the last 116 tiles' steps over every block.
+  EXPECT_EQ(stream_k_plan(512, 64, 132).stream_tiles, 116);
+  EXPECT_EQ(stream_k_plan(512, 64, 132).stream_blocks, 132);
+  // A short K: each block at least 4 steps (60 tiles x 16 steps / 4 = 240, so every SM).
+  EXPECT_EQ(stream_k_plan(192, 16, 132).stream_blocks, 132);
+  EXPECT_EQ(stream_k_plan(133, 8, 132).stream_blocks, 2);
+  // One tile left over: at most 4 pieces of it.
+  EXPECT_EQ(stream_k_plan(133, 64, 132).stream_blocks, 4);
+  EXPECT_EQ(stream_k_plan(133, 1, 132).stream_blocks, 1);
+}
+
+TEST(TensorStreamK, IsWeighedWhereTheLastWaveIsPartial) {
+  const auto weighed = [](int m, int n, int k) {
+    for (const auto& e : tensor_matmul::rank_kernels(m, n, k, DType::bf16, true, true, h100()))
+      if (e.choice.kernel == "streamk128x256") return true;
+    return false;
+  };
+  EXPECT_TRUE(weighed(4096, 4096, 4096));
+  EXPECT_FALSE(weighed(128 * 132, 256, 4096));  // 132 tiles: one whole wave
+  EXPECT_FALSE(weighed(2048, 2048, 4096));      // 128 tiles: less than one
+  // 1.45 waves of 128 x 256 tiles over a long K: every SM busy to the end beats a second wave
+  // half empty; over a short one, the shared tiles' sums and the extra launch cost more.
+  const auto at = [](std::string_view kernel, int k) {
+    return tensor_matmul::estimate({kernel, 1}, 2048, 3072, k, DType::bf16, true, h100());
+  };
+  EXPECT_LT(at("streamk128x256", 16384).ns, at("wgmma128x256", 16384).ns);
+  EXPECT_GT(at("streamk128x256", 1024).ns, at("wgmma128x256", 1024).ns);
+  EXPECT_NEAR(at("streamk128x256", 1024).waves, 192.0 / 132.0, 1e-9);
 }
 
 // The table the chooser reads is the fit committed beside it.

@@ -16,6 +16,7 @@
 #include <random>
 
 #include "bench/verify.hpp"
+#include "core/gemm_operands.hpp"
 #include "smemlab/cublas.hpp"
 #include "smemlab/device_buffer.hpp"
 #include "smemlab/matmul.hpp"
@@ -379,5 +380,39 @@ TEST_P(TensorMatmulSplitK, IsBitwiseTheSameFromRunToRun) {
 }
 
 INSTANTIATE_TEST_SUITE_P(TensorMatmul, TensorMatmulSplitK, testing::Values("split_k", "skinny", "swapped", "cluster_split_k"));
+
+// Stream-K planned for fewer SMs than the GPU has, so that the small cases share tiles between
+// blocks in every way: a tile begun by one block and ended by the next, a block inside one
+// tile, up to 4 pieces of a tile; and a case of two whole waves and a partial one on the GPU,
+// twice, with the same bits. The caller's workspace starts as garbage: the flags are zeroed by
+// the call.
+class TensorMatmulStreamK : public testing::TestWithParam<DType> {};
+
+TEST_P(TensorMatmulStreamK, MatchesTheCpuReferenceOnAnyNumberOfBlocks) {
+  SMEMLAB_REQUIRE_GPU();
+  if (const std::string why = tensor_matmul::detail::why_no_wgmma(); !why.empty()) GTEST_SKIP() << why;
+  for (const int sms : {1, 3, 7}) {
+    SCOPED_TRACE("planned for " + std::to_string(sms) + " SMs");
+    const auto run = [sms](const tensor_matmul::GemmArgs& g, const LaunchContext& ctx) {
+      tensor_matmul::validate(g);
+      // As the default call launches the kernel: Aᵀ in tf32 copied row-major first.
+      smemlab::detail::with_row_major_operands(
+          g, dtype_bytes(g.input), ctx.stream,
+          [&](const tensor_matmul::GemmArgs& plain) {
+            tensor_matmul::detail::launch_stream_k_kernel("streamk128x256", plain, ctx, sms);
+          },
+          false, g.input == DType::tf32);
+    };
+    expect_every_case_matches(run, GetParam(), false);
+  }
+  const Case waves{2100, 4000, 136, 0, 0, 1.0F, 0.0F};  // 17 x 16 tiles: 2.06 waves on 132 SMs
+  const auto& variant = tensor_matmul::find("stream_k");
+  const std::vector<float> first = expect_matches_reference(run_variant(variant), waves, GetParam(), true);
+  const std::vector<float> second = expect_matches_reference(run_variant(variant), waves, GetParam(), true);
+  EXPECT_EQ(std::memcmp(first.data(), second.data(), first.size() * sizeof(float)), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(TensorMatmul, TensorMatmulStreamK, testing::ValuesIn(kTensorInputs),
+                         [](const auto& info) { return std::string(dtype_name(info.param)); });
 
 }  // namespace
