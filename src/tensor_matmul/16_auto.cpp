@@ -2,7 +2,8 @@
 // chose among three mma.sync tiles by waves alone: the candidates are now also the Hopper
 // kernels (10's 128 x 256 tiles, 12's 128 x 128, 64 x 128 and 64 x 64 tiles with K whole or in ranges,
 // 11's clusters, 13's thin tiles for products with few rows or columns, 14's tf32 tiles that
-// read B as stored, 15's CUDA-core tiles for a short K; in tf32, also the FP32 family's
+// read B as stored, 15's CUDA-core tiles for a short K, 18's stream-K tiles where a partial
+// wave follows whole ones; in tf32, also the FP32 family's
 // streamed product for few rows or columns, timed by that family's model) and, for operands whose
 // rows are not 16-byte aligned, 06's small and medium tiles reading
 // them in place instead of copying them first; each is timed by a model of the launch fed with
@@ -120,10 +121,20 @@ std::string choice_name(const KernelChoice& c) {
 std::string launch_plan(const Shape& s, DType type) {
   const GemmShape g = gemm_shape(s);
   const DevicePlan d = device_plan();
-  const auto ranked = rank_kernels(g.m, g.n, g.k, type, dense_rows_aligned(g.n, g.k, type), d.hopper, d.tuning, false,
-                                   false, dense_box_rows(g.n, g.k, type));
+  auto ranked = rank_kernels(g.m, g.n, g.k, type, dense_rows_aligned(g.n, g.k, type), d.hopper, d.tuning, false,
+                             false, dense_box_rows(g.n, g.k, type));
+  bool column_as_row = false;
+  if (g.n == 1) {  // dense B of one column: also as the row of its transpose (choose_kernel)
+    const auto elem = static_cast<long long>(dtype_bytes(type));
+    const BoxRows row_form{dense_box_rows(g.n, g.k, type).a,
+                           lines_per_box_row(smemlab::detail::one_row_ld(g.k, dtype_bytes(type)) * elem, 0, g.k * elem)};
+    auto as_row = rank_kernels(g.m, 1, g.k, type, g.k % (16 / elem) == 0, d.hopper, d.tuning, false, true, row_form);
+    column_as_row = as_row.front().ns < ranked.front().ns;
+    if (column_as_row) ranked = std::move(as_row);
+  }
   const KernelEstimate& best = ranked.front();
-  std::string out =
+  std::string out = column_as_row ? "B's one column read as the row of its transpose; " : "";
+  out +=
       best.choice.kernel == kCudaCoreSkinny
           ? fmt::format("{}: {} blocks a range of K, on the {} SMs of {}; predicted {:.1f} us", choice_name(best.choice),
                         best.tiles, d.tuning.sms, d.where, best.ns / 1000.0)
@@ -354,22 +365,39 @@ std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool 
 KernelChoice choose_kernel(const GemmArgs& args) {
   // The choice depends on the shape, the type, the operands' alignment and the device: a call
   // repeated with them (the workspace's size, then the launch; a layer called every step) looks
-  // it up instead of weighing every candidate again.
+  // it up instead of weighing every candidate again. B of one column whose elements are
+  // consecutive is weighed as is and as the row of its transpose: the tiles that read Bᵀ as
+  // stored take the row where it lies, others (15's, the FP32 streamed product) the column.
   int device = 0;
   SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
+  const GemmArgs as_row = smemlab::detail::with_column_vector_b(args, dtype_bytes(args.input));
+  const bool has_row_form = as_row.transpose_b != args.transpose_b || as_row.ldb != args.ldb;
   // As the kernels see the operands: the copies of those stored transposed have aligned rows.
-  const bool aligned = operands_16b_aligned(smemlab::detail::as_copied(args, dtype_bytes(args.input)));
+  const auto aligned = [](const GemmArgs& g) {
+    return operands_16b_aligned(smemlab::detail::as_copied(g, dtype_bytes(g.input)));
+  };
   const BoxRows rows = box_rows_of(args);
-  using Key = std::tuple<int, int, int, int, DType, bool, bool, bool, double, double, bool, bool>;
+  const BoxRows row_form = box_rows_of(as_row);
+  using Key = std::tuple<int, int, int, int, DType, bool, bool, bool, double, double, bool, bool, bool, bool, double,
+                         bool>;
   static smemlab::detail::Memo<Key, KernelChoice> choices;
-  const Key key{device,           args.m,           args.n, args.k, args.input,  aligned,
-                args.transpose_a, args.transpose_b, rows.a, rows.b, rows.a_aligned, rows.b_aligned};
+  const Key key{device,         args.m,           args.n,           args.k, args.input,     aligned(args),
+                args.transpose_a, args.transpose_b, rows.a,         rows.b, rows.a_aligned, rows.b_aligned,
+                has_row_form,   aligned(as_row),  row_form.b,     row_form.b_aligned};
   return choices.get(key, [&] {
     const DevicePlan d = device_plan();
-    const auto ranked = rank_kernels(args.m, args.n, args.k, args.input, aligned, d.hopper, d.tuning,
-                                     args.transpose_a, args.transpose_b, rows);
-    if (ranked.empty()) throw std::logic_error("the tensor-core chooser has no kernel with measured rates");
-    return ranked.front().choice;
+    const auto fastest = [&](const GemmArgs& g, const BoxRows& box_rows) {
+      const auto ranked = rank_kernels(g.m, g.n, g.k, g.input, aligned(g), d.hopper, d.tuning, g.transpose_a,
+                                       g.transpose_b, box_rows);
+      if (ranked.empty()) throw std::logic_error("the tensor-core chooser has no kernel with measured rates");
+      return ranked.front();
+    };
+    const KernelEstimate as_is = fastest(args, rows);
+    if (has_row_form) {
+      const KernelEstimate row = fastest(as_row, row_form);
+      if (row.ns < as_is.ns) return KernelChoice{row.choice.kernel, row.choice.splits, true};
+    }
+    return as_is.choice;
   });
 }
 
@@ -424,7 +452,12 @@ TensorVariant auto_variant() {
                            "kernel",
            .launch_plan = launch_plan,
            .reads_transposed = true},
-          [](const GemmArgs& g, const LaunchContext& ctx) { gemm_kernel(choose_kernel(g), g, ctx); }};
+          [](const GemmArgs& g, const LaunchContext& ctx) {
+            const KernelChoice choice = choose_kernel(g);
+            gemm_kernel(choice,
+                        choice.b_column_as_row ? smemlab::detail::with_column_vector_b(g, dtype_bytes(g.input)) : g,
+                        ctx);
+          }};
 }
 
 }  // namespace detail

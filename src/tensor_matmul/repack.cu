@@ -113,10 +113,22 @@ namespace {
 // `args` as the kernels see them; the default call chooses on `call` (the caller's arguments).
 std::size_t kernels_workspace_bytes(const GemmArgs& args, const GemmArgs& call);
 
+// The scratch of the call as gemm gives it to the variants: `args` (with_row_vector_a applied).
+std::size_t workspace_bytes_as_read(const GemmArgs& args);
+
 }  // namespace
 
 std::size_t workspace_bytes(const GemmArgs& call) {
-  const GemmArgs args = smemlab::detail::with_row_vector_a(call, dtype_bytes(call.input));  // as gemm reads it
+  // As gemm reads the call: A of one row as a row; B of one column as a row of B's transpose
+  // where the variant reads B's transpose as stored.
+  const GemmArgs args = smemlab::detail::with_row_vector_a(call, dtype_bytes(call.input));
+  return std::max(workspace_bytes_as_read(args),
+                  workspace_bytes_as_read(smemlab::detail::with_column_vector_b(args, dtype_bytes(args.input))));
+}
+
+namespace {
+
+std::size_t workspace_bytes_as_read(const GemmArgs& args) {
   // The row-major copies first (with_row_major_operands), then what the kernels need on them.
   // The default call's tiles that read Aᵀ or Bᵀ as stored copy it only where its rows are not
   // aligned, and that copy (N rows of K) may take more than the row-major one (K rows of N).
@@ -128,8 +140,6 @@ std::size_t workspace_bytes(const GemmArgs& call) {
   return copies + a_as_stored + b_as_stored +
          kernels_workspace_bytes(smemlab::detail::as_copied(args, dtype_bytes(args.input)), args);
 }
-
-namespace {
 
 std::size_t kernels_workspace_bytes(const GemmArgs& args, const GemmArgs& call) {
   const std::size_t b = detail::repack_of(args.b, args.k, args.n, args.ldb, args.input).bytes;

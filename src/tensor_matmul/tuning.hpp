@@ -48,8 +48,10 @@ inline constexpr int kMaxClusterRanges = kMaxPortableClusterSize;
 // Stream-K's plan (step 18) for `tiles` tiles of `steps` K-steps each on `sms` SMs, one block
 // an SM: the tiles of whole waves each taken whole by one block; where a last wave is partial
 // (and there is a whole one), its tiles' steps dealt out evenly to as many blocks as give each
-// at least kMinStepsPerRange steps and each tile at most kMostStreamPieces pieces (the block
-// that ends a tile reads the other pieces' sums one after another), at most every SM.
+// at least kMinStepsPerRange steps, at most every SM and at most kMostStreamPieces blocks a
+// shared tile (the block that ends a tile reads the others' sums one after another; a tile is
+// then split into at most kMostStreamPieces + 1 pieces, a piece being the steps of one tile
+// that one block takes).
 struct StreamKPlan {
   int blocks = 1;         // the launch's
   int stream_tiles = 0;   // the last in raster order, their steps dealt out
@@ -113,9 +115,13 @@ inline constexpr int kCudaCoreSkinnyThinmost = 16;
 [[nodiscard]] int thin_tile_ranges(bool wide, int m, int n, int k, DType input, int sms);
 
 // A kernel and its ranges of K (1: K whole).
+// b_column_as_row: B of one column, its elements consecutive, is given to the kernel as the row
+// of B's transpose (with_column_vector_b), which the tiles that read Bᵀ as stored take where it
+// lies; the chooser weighs both forms.
 struct KernelChoice {
   std::string_view kernel;
   int splits = 1;
+  bool b_column_as_row = false;
 };
 
 // What the model knows of a device: per kernel, multiply-adds per nanosecond per SM with every

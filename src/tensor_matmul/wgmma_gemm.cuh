@@ -19,7 +19,11 @@
 //   block per SM walking the items, step 09 on), ClusterTiles<2> (step 11: blocks in pairs on
 //   tiles one above the other share B's tile, each copying half of it into both blocks' shared
 //   memory with one multicast TMA copy), ClusterRanges (step 17: a cluster of blocks on one
-//   tile, each block one range of its K-steps).
+//   tile, each block one range of its K-steps), StreamKTiles (step 18: the tiles of whole waves
+//   taken whole, the last partial wave's K-steps dealt out to the blocks, so that a tile may be
+//   begun by one block and ended by another). Each item carries its K-steps; between the K-loop
+//   and the epilogue the scheduler settles it: stream-K's piece that stops short of its tile's
+//   end leaves its sums for the block that ends the tile, which adds them.
 // - How the accumulators reach C is the epilogue, a type as well: RegisterStore (from
 //   registers) or TmaStore (step 10 on: through staging buffers in shared memory, boxes of
 //   32-byte rows, from which TMA stores them) or ClusterSum (step 17: the ranges of a cluster
@@ -114,8 +118,7 @@ template <int ClusterM>
 struct TileWalk : StoresEveryItem {
   static constexpr int kClusterM = ClusterM;
   static constexpr bool kRangesInCluster = false;
-  int rows, cols, bm, bn, group, tiles, items, item, stride, all_steps;
-  KSplit split;
+  int rows, cols, bm, bn, group, tiles, items, item, stride, all_steps, steps_per_split;
   __device__ TileWalk(int rows, int cols, int bm, int bn, int group, const KSplit& split, int all_steps)
       : rows(rows),
         cols(cols),
@@ -127,7 +130,7 @@ struct TileWalk : StoresEveryItem {
         item(static_cast<int>(blockIdx.x) / ClusterM),
         stride(static_cast<int>(gridDim.x) / ClusterM),
         all_steps(all_steps),
-        split(split) {}
+        steps_per_split(split.steps_per_split) {}
   __device__ bool next(WorkItem& w) {
     if (item >= items) return false;
     w.tile = smemlab::detail::rastered_tile_at(item % tiles, rows, cols, bm * ClusterM, bn, group);
@@ -136,7 +139,7 @@ struct TileWalk : StoresEveryItem {
       w.tile.edge = w.tile.row0 + bm > rows || w.tile.col0 + bn > cols;
     }
     w.range = item / tiles;
-    w.steps = steps_of(split, w.range, all_steps);
+    w.steps = {w.range * steps_per_split, min(steps_per_split, all_steps - w.range * steps_per_split)};
     w.first_sharer = static_cast<int>(blockIdx.x);
     w.partial = false;
     item += stride;
@@ -265,6 +268,7 @@ struct StreamKTiles {
   __device__ bool settle(Acc& acc, const WorkItem& w, const KSplit& s, const ConsumerThread& th) const {
     constexpr int kGroups = Cfg::kBN / 8;           // a slice's 8-column groups
     constexpr int kSlots = Cfg::kMTiles * kGroups;  // a thread's fragments of four sums
+    static_assert(kFixUpBarrier >= 1 + Cfg::kConsumers, "TmaStore's barriers are 1 to kConsumers");
     const int self = static_cast<int>(blockIdx.x);
     if (!w.partial && w.first_sharer == self) return true;
     const auto slot = [&](int block) {

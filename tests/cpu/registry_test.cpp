@@ -161,6 +161,33 @@ TEST(Matmul, ARowStoredTransposedIsReadAsIsWhereConsecutive) {
   two_rows.m = 2;
   two_rows.lda = 2;
   EXPECT_TRUE(smemlab::detail::with_row_vector_a(two_rows, sizeof(float)).transpose_a);
+  // A row stored as is: its lda, never stepped by, becomes whole 16-byte chunks.
+  matmul::GemmArgs row_major = row;
+  row_major.transpose_a = false;
+  row_major.lda = 7;
+  EXPECT_EQ(smemlab::detail::with_row_vector_a(row_major, sizeof(float)).lda, 8);
+  row_major.m = 2;
+  EXPECT_EQ(smemlab::detail::with_row_vector_a(row_major, sizeof(float)).lda, 7);
+}
+
+// B of one column is the row of B's transpose where its elements are consecutive.
+TEST(Matmul, BColumnIsARowOfBsTransposeWhereConsecutive) {
+  float x = 0.0F;
+  const matmul::GemmArgs column{.m = 5, .n = 1, .k = 6, .a = &x, .lda = 6, .b = &x, .ldb = 1, .c = &x, .ldc = 1};
+  const matmul::GemmArgs row = smemlab::detail::with_column_vector_b(column, sizeof(float));
+  EXPECT_TRUE(row.transpose_b);
+  EXPECT_EQ(row.ldb, 8);
+  matmul::GemmArgs strided = column;
+  strided.ldb = 3;  // its elements 3 apart: as it is
+  EXPECT_FALSE(smemlab::detail::with_column_vector_b(strided, sizeof(float)).transpose_b);
+  matmul::GemmArgs stored_transposed = column;
+  stored_transposed.transpose_b = true;
+  stored_transposed.ldb = 9;
+  EXPECT_EQ(smemlab::detail::with_column_vector_b(stored_transposed, sizeof(float)).ldb, 8);
+  matmul::GemmArgs two_columns = column;
+  two_columns.n = 2;
+  two_columns.ldb = 2;
+  EXPECT_FALSE(smemlab::detail::with_column_vector_b(two_columns, sizeof(float)).transpose_b);
 }
 
 TEST(Transpose, ValidateRejectsBadArgumentsBeforeAnyLaunch) {

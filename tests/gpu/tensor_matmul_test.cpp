@@ -22,6 +22,7 @@
 #include "smemlab/matmul.hpp"
 #include "smemlab/tensor_matmul.hpp"
 #include "support/gpu.hpp"
+#include "tensor_matmul/repack.hpp"
 #include "tensor_matmul/tensor_map.hpp"
 #include "tensor_matmul/tuning.hpp"
 #include "tensor_matmul/variants.hpp"
@@ -90,6 +91,11 @@ const std::vector<Case>& cases() {
     // lda 4 every fourth element (copied).
     out.push_back({1, 300, 257, 0, 0, 1.0F, 0.5F, true, false});
     out.push_back({1, 300, 257, 3, 0, 1.0F, 0.0F, true, true});
+    // One row of A stored as is, its lda not whole 16-byte chunks (given one that is: only the
+    // row is read); one column of B with ldb 1 (read as the row of B's transpose where a variant
+    // reads that as stored), with an odd K.
+    out.push_back({1, 300, 257, 1, 0, 1.0F, 0.0F});
+    out.push_back({300, 1, 257, 0, 0, 1.5F, -0.75F});
     return out;
   }();
   return all;
@@ -383,25 +389,32 @@ INSTANTIATE_TEST_SUITE_P(TensorMatmul, TensorMatmulSplitK, testing::Values("spli
 
 // Stream-K planned for fewer SMs than the GPU has, so that the small cases share tiles between
 // blocks in every way: a tile begun by one block and ended by the next, a block inside one
-// tile, up to 4 pieces of a tile; and a case of two whole waves and a partial one on the GPU,
-// twice, with the same bits. The caller's workspace starts as garbage: the flags are zeroed by
-// the call.
+// tile, four pieces of a tile; and a case of two whole waves and a partial one on the GPU,
+// twice, with the same bits. The workspace starts as 0xFF bytes: the call zeroes the flags.
 class TensorMatmulStreamK : public testing::TestWithParam<DType> {};
 
 TEST_P(TensorMatmulStreamK, MatchesTheCpuReferenceOnAnyNumberOfBlocks) {
   SMEMLAB_REQUIRE_GPU();
   if (const std::string why = tensor_matmul::detail::why_no_wgmma(); !why.empty()) GTEST_SKIP() << why;
-  for (const int sms : {1, 3, 7}) {
+  for (const int sms : {2, 3, 5, 7}) {
     SCOPED_TRACE("planned for " + std::to_string(sms) + " SMs");
     const auto run = [sms](const tensor_matmul::GemmArgs& g, const LaunchContext& ctx) {
       tensor_matmul::validate(g);
+      // Scratch of 0xFF bytes: flags that were not zeroed by the call would read as set.
+      tensor_matmul::GemmArgs with = g;
+      DeviceBuffer<std::byte> scratch(tensor_matmul::workspace_bytes(g) + tensor_matmul::stream_k_bytes(sms, 128, 256) +
+                                      tensor_matmul::detail::kWorkspaceAlignment);
+      SMEMLAB_CUDA_CHECK(cudaMemset(scratch.data(), 0xFF, scratch.size()));
+      with.workspace = scratch.data();
+      with.workspace_size = scratch.size();
       // As the default call launches the kernel: Aᵀ in tf32 copied row-major first.
       smemlab::detail::with_row_major_operands(
-          g, dtype_bytes(g.input), ctx.stream,
+          with, dtype_bytes(g.input), ctx.stream,
           [&](const tensor_matmul::GemmArgs& plain) {
             tensor_matmul::detail::launch_stream_k_kernel("streamk128x256", plain, ctx, sms);
           },
           false, g.input == DType::tf32);
+      SMEMLAB_CUDA_CHECK(cudaDeviceSynchronize());  // before the scratch is freed
     };
     expect_every_case_matches(run, GetParam(), false);
   }
