@@ -367,7 +367,7 @@ KernelChoice choose_kernel(const GemmArgs& args) {
   // repeated with them (the workspace's size, then the launch; a layer called every step) looks
   // it up instead of weighing every candidate again. B of one column whose elements are
   // consecutive is weighed as is and as the row of its transpose: the tiles that read Bᵀ as
-  // stored take the row where it lies, others (15's, the FP32 streamed product) the column.
+  // stored take the row where it lies, others (the FP32 streamed product) the column.
   int device = 0;
   SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
   const GemmArgs as_row = smemlab::detail::with_column_vector_b(args, dtype_bytes(args.input));

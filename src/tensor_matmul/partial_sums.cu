@@ -77,7 +77,7 @@ PartialSums::PartialSums(const GemmArgs& args, std::size_t bytes, std::size_t of
     if (end > args.workspace_size)
       throw std::invalid_argument("gemm: a workspace of " + std::to_string(args.workspace_size) +
                                   " bytes is smaller than the " + std::to_string(end) +
-                                  " that its partial sums need");
+                                  " that the partial sums need");
     data_ = reinterpret_cast<float*>(at);
     return;
   }

@@ -110,10 +110,12 @@ AlignedOperands::~AlignedOperands() {
 
 namespace {
 
-// `args` as the kernels see them; the default call chooses on `call` (the caller's arguments).
+// `args` as the kernels see them; the default call chooses on `call` (the arguments as gemm
+// reads them).
 std::size_t kernels_workspace_bytes(const GemmArgs& args, const GemmArgs& call);
 
-// The scratch of the call as gemm gives it to the variants: `args` (with_row_vector_a applied).
+// The scratch of the call as gemm gives it to the variants: `args`, with with_row_vector_a (and,
+// for the default call's other form, with_column_vector_b) applied.
 std::size_t workspace_bytes_as_read(const GemmArgs& args);
 
 }  // namespace

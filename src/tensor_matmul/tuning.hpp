@@ -48,10 +48,9 @@ inline constexpr int kMaxClusterRanges = kMaxPortableClusterSize;
 // Stream-K's plan (step 18) for `tiles` tiles of `steps` K-steps each on `sms` SMs, one block
 // an SM: the tiles of whole waves each taken whole by one block; where a last wave is partial
 // (and there is a whole one), its tiles' steps dealt out evenly to as many blocks as give each
-// at least kMinStepsPerRange steps, at most every SM and at most kMostStreamPieces blocks a
-// shared tile (the block that ends a tile reads the others' sums one after another; a tile is
-// then split into at most kMostStreamPieces + 1 pieces, a piece being the steps of one tile
-// that one block takes).
+// at least kMinStepsPerRange steps, at most every SM and, on average, at most
+// kMostStreamPieces blocks a shared tile (the block that ends a tile reads the others' sums one
+// after another).
 struct StreamKPlan {
   int blocks = 1;         // the launch's
   int stream_tiles = 0;   // the last in raster order, their steps dealt out

@@ -78,9 +78,9 @@ struct StepRange {
   int first, count;
 };
 
-__device__ __forceinline__ StepRange steps_of(const KSplit& split, int range, int all_steps) {
-  const int first = range * split.steps_per_split;
-  return {first, min(split.steps_per_split, all_steps - first)};
+__device__ __forceinline__ StepRange steps_of(int steps_per_split, int range, int all_steps) {
+  const int first = range * steps_per_split;
+  return {first, min(steps_per_split, all_steps - first)};
 }
 
 // A block's unit of work: a tile of C (of C's transpose, swapped), one of K's ranges and its
@@ -139,7 +139,7 @@ struct TileWalk : StoresEveryItem {
       w.tile.edge = w.tile.row0 + bm > rows || w.tile.col0 + bn > cols;
     }
     w.range = item / tiles;
-    w.steps = {w.range * steps_per_split, min(steps_per_split, all_steps - w.range * steps_per_split)};
+    w.steps = steps_of(steps_per_split, w.range, all_steps);
     w.first_sharer = static_cast<int>(blockIdx.x);
     w.partial = false;
     item += stride;
@@ -194,7 +194,8 @@ struct ClusterRanges : StoresEveryItem {
   __device__ ClusterRanges(int rows, int cols, int bm, int bn, int group, const KSplit& split, int all_steps)
       : only{smemlab::detail::rastered_tile_at(static_cast<int>(blockIdx.x) / split.count, rows, cols, bm, bn, group),
              static_cast<int>(hopper::cluster_rank()),
-             steps_of(split, static_cast<int>(hopper::cluster_rank()), all_steps), static_cast<int>(blockIdx.x),
+             steps_of(split.steps_per_split, static_cast<int>(hopper::cluster_rank()), all_steps),
+             static_cast<int>(blockIdx.x),
              false} {}
   __device__ bool next(WorkItem& w) {
     if (taken) return false;

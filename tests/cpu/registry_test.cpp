@@ -146,8 +146,9 @@ TEST(Matmul, ValidateRejectsBadArgumentsBeforeAnyLaunch) {
   EXPECT_NO_THROW(matmul::validate(transposed));
 }
 
-// One row of A stored transposed is read as is only where its elements are consecutive (lda 1).
-TEST(Matmul, ARowStoredTransposedIsReadAsIsWhereConsecutive) {
+// One row of A stored transposed is read as is only where its elements are consecutive (lda 1);
+// stored as is, its lda becomes whole 16-byte chunks.
+TEST(Matmul, ARowIsReadAsARow) {
   float x = 0.0F;
   const matmul::GemmArgs row{.m = 1, .n = 5, .k = 6, .a = &x, .lda = 1, .b = &x, .ldb = 5, .c = &x, .ldc = 5,
                              .transpose_a = true};

@@ -387,10 +387,32 @@ TEST_P(TensorMatmulSplitK, IsBitwiseTheSameFromRunToRun) {
 
 INSTANTIATE_TEST_SUITE_P(TensorMatmul, TensorMatmulSplitK, testing::Values("split_k", "skinny", "swapped", "cluster_split_k"));
 
-// Stream-K planned for fewer SMs than the GPU has, so that the small cases share tiles between
-// blocks in every way: a tile begun by one block and ended by the next, a block inside one
-// tile, four pieces of a tile; and a case of two whole waves and a partial one on the GPU,
-// twice, with the same bits. The workspace starts as 0xFF bytes: the call zeroes the flags.
+// Stream-K's kernel as the default call launches it (A of one row as a row, Aᵀ in tf32 copied
+// row-major first), planned for `sms` SMs, in scratch of 0xFF bytes: flags that were not zeroed
+// by the call would read as set.
+Run stream_k_on(int sms) {
+  return [sms](const tensor_matmul::GemmArgs& call, const LaunchContext& ctx) {
+    tensor_matmul::validate(call);
+    tensor_matmul::GemmArgs g = smemlab::detail::with_row_vector_a(call, dtype_bytes(call.input));
+    DeviceBuffer<std::byte> scratch(tensor_matmul::workspace_bytes(g) + tensor_matmul::stream_k_bytes(sms, 128, 256) +
+                                    tensor_matmul::detail::kWorkspaceAlignment);
+    SMEMLAB_CUDA_CHECK(cudaMemset(scratch.data(), 0xFF, scratch.size()));
+    g.workspace = scratch.data();
+    g.workspace_size = scratch.size();
+    smemlab::detail::with_row_major_operands(
+        g, dtype_bytes(g.input), ctx.stream,
+        [&](const tensor_matmul::GemmArgs& plain) {
+          tensor_matmul::detail::launch_stream_k_kernel("streamk128x256", plain, ctx, sms);
+        },
+        false, g.input == DType::tf32);
+    SMEMLAB_CUDA_CHECK(cudaDeviceSynchronize());  // before the scratch is freed
+  };
+}
+
+// Planned for fewer SMs than the GPU has, the small cases share tiles between blocks in every
+// way: a tile begun by one block and ended by the next, a block inside one tile, four pieces of
+// a tile, and (896 x 512 x 1024 on 11 SMs: 3 shared tiles of 16 K-steps over 11 blocks) five.
+// A case of two whole waves and a partial one on the GPU runs twice, with the same bits.
 class TensorMatmulStreamK : public testing::TestWithParam<DType> {};
 
 TEST_P(TensorMatmulStreamK, MatchesTheCpuReferenceOnAnyNumberOfBlocks) {
@@ -398,26 +420,9 @@ TEST_P(TensorMatmulStreamK, MatchesTheCpuReferenceOnAnyNumberOfBlocks) {
   if (const std::string why = tensor_matmul::detail::why_no_wgmma(); !why.empty()) GTEST_SKIP() << why;
   for (const int sms : {2, 3, 5, 7}) {
     SCOPED_TRACE("planned for " + std::to_string(sms) + " SMs");
-    const auto run = [sms](const tensor_matmul::GemmArgs& g, const LaunchContext& ctx) {
-      tensor_matmul::validate(g);
-      // Scratch of 0xFF bytes: flags that were not zeroed by the call would read as set.
-      tensor_matmul::GemmArgs with = g;
-      DeviceBuffer<std::byte> scratch(tensor_matmul::workspace_bytes(g) + tensor_matmul::stream_k_bytes(sms, 128, 256) +
-                                      tensor_matmul::detail::kWorkspaceAlignment);
-      SMEMLAB_CUDA_CHECK(cudaMemset(scratch.data(), 0xFF, scratch.size()));
-      with.workspace = scratch.data();
-      with.workspace_size = scratch.size();
-      // As the default call launches the kernel: Aᵀ in tf32 copied row-major first.
-      smemlab::detail::with_row_major_operands(
-          with, dtype_bytes(g.input), ctx.stream,
-          [&](const tensor_matmul::GemmArgs& plain) {
-            tensor_matmul::detail::launch_stream_k_kernel("streamk128x256", plain, ctx, sms);
-          },
-          false, g.input == DType::tf32);
-      SMEMLAB_CUDA_CHECK(cudaDeviceSynchronize());  // before the scratch is freed
-    };
-    expect_every_case_matches(run, GetParam(), false);
+    expect_every_case_matches(stream_k_on(sms), GetParam(), false);
   }
+  expect_matches_reference(stream_k_on(11), Case{896, 512, 1024, 0, 0, 1.0F, 0.0F}, GetParam(), false);
   const Case waves{2100, 4000, 136, 0, 0, 1.0F, 0.0F};  // 17 x 16 tiles: 2.06 waves on 132 SMs
   const auto& variant = tensor_matmul::find("stream_k");
   const std::vector<float> first = expect_matches_reference(run_variant(variant), waves, GetParam(), true);
