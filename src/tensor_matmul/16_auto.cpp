@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <numeric>
 #include <stdexcept>
@@ -118,22 +119,54 @@ std::string choice_name(const KernelChoice& c) {
   return c.splits > 1 ? fmt::format("{} (K in {} ranges)", c.kernel, c.splits) : fmt::format("{} (K whole)", c.kernel);
 }
 
+// Every choice the model weighs for a call, fastest first, as choose_kernel takes it: the
+// operands as the kernels see them (the copies of those stored transposed have aligned rows),
+// and B of one column whose elements are consecutive weighed as is and as the row of its
+// transpose (the tiles that read Bᵀ as stored take the row where it lies, others, such as the
+// FP32 streamed product, the column): the faster form's list, and which form it is.
+struct CallRanking {
+  std::vector<KernelEstimate> ranked;
+  bool b_column_as_row = false;
+};
+
+GemmArgs column_as_row(const GemmArgs& args) {
+  return smemlab::detail::with_column_vector_b(args, dtype_bytes(args.input));
+}
+
+bool has_row_form(const GemmArgs& args, const GemmArgs& as_row) {
+  return as_row.transpose_b != args.transpose_b || as_row.ldb != args.ldb;
+}
+
+bool rows_aligned_as_read(const GemmArgs& g) {
+  return operands_16b_aligned(smemlab::detail::as_copied(g, dtype_bytes(g.input)));
+}
+
+CallRanking rank_call(const GemmArgs& args, const DevicePlan& d) {
+  const auto rank = [&](const GemmArgs& g) {
+    return rank_kernels(g.m, g.n, g.k, g.input, rows_aligned_as_read(g), d.hopper, d.tuning, g.transpose_a,
+                        g.transpose_b, box_rows_of(g));
+  };
+  CallRanking out{rank(args)};
+  const GemmArgs as_row = column_as_row(args);
+  if (has_row_form(args, as_row)) {
+    auto row = rank(as_row);
+    if (!row.empty() && (out.ranked.empty() || row.front().ns < out.ranked.front().ns)) out = {std::move(row), true};
+  }
+  if (out.ranked.empty()) throw std::logic_error("the tensor-core chooser has no kernel with measured rates");
+  return out;
+}
+
 std::string launch_plan(const Shape& s, DType type) {
   const GemmShape g = gemm_shape(s);
   const DevicePlan d = device_plan();
-  auto ranked = rank_kernels(g.m, g.n, g.k, type, dense_rows_aligned(g.n, g.k, type), d.hopper, d.tuning, false,
-                             false, dense_box_rows(g.n, g.k, type));
-  bool column_as_row = false;
-  if (g.n == 1) {  // dense B of one column: also as the row of its transpose (choose_kernel)
-    const auto elem = static_cast<long long>(dtype_bytes(type));
-    const BoxRows row_form{dense_box_rows(g.n, g.k, type).a,
-                           lines_per_box_row(smemlab::detail::one_row_ld(g.k, dtype_bytes(type)) * elem, 0, g.k * elem)};
-    auto as_row = rank_kernels(g.m, 1, g.k, type, g.k % (16 / elem) == 0, d.hopper, d.tuning, false, true, row_form);
-    column_as_row = as_row.front().ns < ranked.front().ns;
-    if (column_as_row) ranked = std::move(as_row);
-  }
+  // Dense row-major operands where cudaMalloc places them, on 256-byte boundaries (only the
+  // address's alignment is read), as gemm reads them.
+  alignas(256) static const std::byte kDense[1] = {};
+  const GemmArgs dense{.input = type, .m = g.m, .n = g.n, .k = g.k, .a = kDense, .lda = g.k, .b = kDense, .ldb = g.n};
+  const CallRanking call = rank_call(smemlab::detail::with_row_vector_a(dense, dtype_bytes(type)), d);
+  const auto& ranked = call.ranked;
   const KernelEstimate& best = ranked.front();
-  std::string out = column_as_row ? "B's one column read as the row of its transpose; " : "";
+  std::string out = call.b_column_as_row ? "B's one column read as the row of its transpose; " : "";
   out +=
       best.choice.kernel == kCudaCoreSkinny
           ? fmt::format("{}: {} blocks a range of K, on the {} SMs of {}; predicted {:.1f} us", choice_name(best.choice),
@@ -363,41 +396,37 @@ std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool 
 }
 
 KernelChoice choose_kernel(const GemmArgs& args) {
-  // The choice depends on the shape, the type, the operands' alignment and the device: a call
-  // repeated with them (the workspace's size, then the launch; a layer called every step) looks
-  // it up instead of weighing every candidate again. B of one column whose elements are
-  // consecutive is weighed as is and as the row of its transpose: the tiles that read Bᵀ as
-  // stored take the row where it lies, others (the FP32 streamed product) the column.
+  // The choice depends on the shape, the type, the operands' alignment (in both forms of a B of
+  // one column, rank_call) and the device: a call repeated with them (the workspace's size, then
+  // the launch; a layer called every step) looks it up instead of weighing every candidate again.
   int device = 0;
   SMEMLAB_CUDA_CHECK(cudaGetDevice(&device));
-  const GemmArgs as_row = smemlab::detail::with_column_vector_b(args, dtype_bytes(args.input));
-  const bool has_row_form = as_row.transpose_b != args.transpose_b || as_row.ldb != args.ldb;
-  // As the kernels see the operands: the copies of those stored transposed have aligned rows.
-  const auto aligned = [](const GemmArgs& g) {
-    return operands_16b_aligned(smemlab::detail::as_copied(g, dtype_bytes(g.input)));
-  };
+  const GemmArgs as_row = column_as_row(args);
   const BoxRows rows = box_rows_of(args);
   const BoxRows row_form = box_rows_of(as_row);
   using Key = std::tuple<int, int, int, int, DType, bool, bool, bool, double, double, bool, bool, bool, bool, double,
                          bool>;
   static smemlab::detail::Memo<Key, KernelChoice> choices;
-  const Key key{device,         args.m,           args.n,           args.k, args.input,     aligned(args),
-                args.transpose_a, args.transpose_b, rows.a,         rows.b, rows.a_aligned, rows.b_aligned,
-                has_row_form,   aligned(as_row),  row_form.b,     row_form.b_aligned};
+  const Key key{device,
+                args.m,
+                args.n,
+                args.k,
+                args.input,
+                rows_aligned_as_read(args),
+                args.transpose_a,
+                args.transpose_b,
+                rows.a,
+                rows.b,
+                rows.a_aligned,
+                rows.b_aligned,
+                has_row_form(args, as_row),
+                rows_aligned_as_read(as_row),
+                row_form.b,
+                row_form.b_aligned};
   return choices.get(key, [&] {
-    const DevicePlan d = device_plan();
-    const auto fastest = [&](const GemmArgs& g, const BoxRows& box_rows) {
-      const auto ranked = rank_kernels(g.m, g.n, g.k, g.input, aligned(g), d.hopper, d.tuning, g.transpose_a,
-                                       g.transpose_b, box_rows);
-      if (ranked.empty()) throw std::logic_error("the tensor-core chooser has no kernel with measured rates");
-      return ranked.front();
-    };
-    const KernelEstimate as_is = fastest(args, rows);
-    if (has_row_form) {
-      const KernelEstimate row = fastest(as_row, row_form);
-      if (row.ns < as_is.ns) return KernelChoice{row.choice.kernel, row.choice.splits, true};
-    }
-    return as_is.choice;
+    const CallRanking call = rank_call(args, device_plan());
+    const KernelChoice& best = call.ranked.front().choice;
+    return KernelChoice{best.kernel, best.splits, call.b_column_as_row};
   });
 }
 
@@ -454,9 +483,7 @@ TensorVariant auto_variant() {
            .reads_transposed = true},
           [](const GemmArgs& g, const LaunchContext& ctx) {
             const KernelChoice choice = choose_kernel(g);
-            gemm_kernel(choice,
-                        choice.b_column_as_row ? smemlab::detail::with_column_vector_b(g, dtype_bytes(g.input)) : g,
-                        ctx);
+            gemm_kernel(choice, choice.b_column_as_row ? column_as_row(g) : g, ctx);
           }};
 }
 
