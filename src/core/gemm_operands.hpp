@@ -34,36 +34,36 @@ template <class Args>
 
 namespace detail {
 
-// K rounded up to whole 16-byte chunks of element_bytes: the leading dimension given to an
-// operand of one row, which no read ever steps by.
-[[nodiscard]] inline int one_row_ld(int k, std::size_t element_bytes) {
-  const auto chunk = static_cast<int>(16 / element_bytes);
-  return (k + chunk - 1) / chunk * chunk;
+// Whether a row of K elements ends on a 16-byte chunk: the kernels that read aligned rows copy
+// whole 16-byte chunks, and a row that ends inside one, as the last of an allocation, would be
+// read past its end.
+[[nodiscard]] inline bool row_of_whole_chunks(int k, std::size_t element_bytes) {
+  return static_cast<std::size_t>(k) * element_bytes % 16 == 0;
 }
 
-// A of one row is read as that row alone: its lda never moves a read, so it becomes
-// one_row_ld, and the row is copied only where its start is not 16-byte aligned (an lda that
-// is not whole 16-byte chunks would otherwise send it through a copy). A of one row stored
-// transposed with lda 1 (K x 1, its elements consecutive) is the same memory as the row, so it
-// is read as is too.
+// A of one row is read as that row alone: its lda never moves a read, so where the row is whole
+// 16-byte chunks it becomes K, and the row is copied only where its start is not 16-byte
+// aligned (an lda that is not whole 16-byte chunks would otherwise send it through a copy). A of one row stored transposed with lda 1 (K x 1, its elements consecutive) is the same
+// memory as the row, so it is read as is too.
 template <class Args>
 [[nodiscard]] Args with_row_vector_a(Args g, std::size_t element_bytes) {
-  if (g.m == 1 && (!g.transpose_a || g.lda == 1)) {
+  if (g.m == 1 && (!g.transpose_a || g.lda == 1) && row_of_whole_chunks(g.k, element_bytes)) {
     g.transpose_a = false;
-    g.lda = one_row_ld(g.k, element_bytes);
+    g.lda = g.k;
   }
   return g;
 }
 
-// The same for B of one column: stored as is with ldb 1 (K x 1, its elements consecutive), or
-// stored transposed (one row of K), it is the row of B's transpose, and is given as such with
-// ldb one_row_ld. For the calls that read B's transpose as stored (the default tensor-core call):
-// the row then needs no copy where its start is 16-byte aligned.
+// The same for B of one column whose K elements are whole 16-byte chunks: stored as is with ldb
+// 1 (K x 1, its elements consecutive), or stored transposed (one row of K), it is the row of
+// B's transpose, and is given as such with ldb K. For the calls that read B's transpose as
+// stored (the default tensor-core call): the row then needs no copy where its start is 16-byte
+// aligned.
 template <class Args>
 [[nodiscard]] Args with_column_vector_b(Args g, std::size_t element_bytes) {
-  if (g.n == 1 && (g.transpose_b || g.ldb == 1)) {
+  if (g.n == 1 && (g.transpose_b || g.ldb == 1) && row_of_whole_chunks(g.k, element_bytes)) {
     g.transpose_b = true;
-    g.ldb = one_row_ld(g.k, element_bytes);
+    g.ldb = g.k;
   }
   return g;
 }

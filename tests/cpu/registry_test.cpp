@@ -147,14 +147,15 @@ TEST(Matmul, ValidateRejectsBadArgumentsBeforeAnyLaunch) {
 }
 
 // One row of A stored transposed is read as is only where its elements are consecutive (lda 1);
-// stored as is, its lda becomes whole 16-byte chunks.
+// stored as is, its lda becomes K. Both only where the row is whole 16-byte chunks: the aligned
+// kernels copy whole chunks, and a row that ends inside one would be read past its end.
 TEST(Matmul, ARowIsReadAsARow) {
   float x = 0.0F;
-  const matmul::GemmArgs row{.m = 1, .n = 5, .k = 6, .a = &x, .lda = 1, .b = &x, .ldb = 5, .c = &x, .ldc = 5,
+  const matmul::GemmArgs row{.m = 1, .n = 5, .k = 8, .a = &x, .lda = 1, .b = &x, .ldb = 5, .c = &x, .ldc = 5,
                              .transpose_a = true};
   const matmul::GemmArgs as_is = smemlab::detail::with_row_vector_a(row, sizeof(float));
   EXPECT_FALSE(as_is.transpose_a);
-  EXPECT_EQ(as_is.lda, 8);  // K in whole 16-byte chunks
+  EXPECT_EQ(as_is.lda, 8);  // K
   matmul::GemmArgs strided = row;
   strided.lda = 2;
   EXPECT_TRUE(smemlab::detail::with_row_vector_a(strided, sizeof(float)).transpose_a);
@@ -162,19 +163,26 @@ TEST(Matmul, ARowIsReadAsARow) {
   two_rows.m = 2;
   two_rows.lda = 2;
   EXPECT_TRUE(smemlab::detail::with_row_vector_a(two_rows, sizeof(float)).transpose_a);
-  // A row stored as is: its lda, never stepped by, becomes whole 16-byte chunks.
+  matmul::GemmArgs part_chunk = row;
+  part_chunk.k = 6;  // 24 bytes: stored transposed it stays so, to be copied
+  EXPECT_TRUE(smemlab::detail::with_row_vector_a(part_chunk, sizeof(float)).transpose_a);
+  // A row stored as is: its lda, never stepped by, becomes K.
   matmul::GemmArgs row_major = row;
   row_major.transpose_a = false;
-  row_major.lda = 7;
+  row_major.lda = 9;
   EXPECT_EQ(smemlab::detail::with_row_vector_a(row_major, sizeof(float)).lda, 8);
   row_major.m = 2;
-  EXPECT_EQ(smemlab::detail::with_row_vector_a(row_major, sizeof(float)).lda, 7);
+  EXPECT_EQ(smemlab::detail::with_row_vector_a(row_major, sizeof(float)).lda, 9);
+  row_major.m = 1;
+  row_major.k = 6;
+  EXPECT_EQ(smemlab::detail::with_row_vector_a(row_major, sizeof(float)).lda, 9);
 }
 
-// B of one column is the row of B's transpose where its elements are consecutive.
+// B of one column is the row of B's transpose where its elements are consecutive and whole
+// 16-byte chunks.
 TEST(Matmul, BColumnIsARowOfBsTransposeWhereConsecutive) {
   float x = 0.0F;
-  const matmul::GemmArgs column{.m = 5, .n = 1, .k = 6, .a = &x, .lda = 6, .b = &x, .ldb = 1, .c = &x, .ldc = 1};
+  const matmul::GemmArgs column{.m = 5, .n = 1, .k = 8, .a = &x, .lda = 8, .b = &x, .ldb = 1, .c = &x, .ldc = 1};
   const matmul::GemmArgs row = smemlab::detail::with_column_vector_b(column, sizeof(float));
   EXPECT_TRUE(row.transpose_b);
   EXPECT_EQ(row.ldb, 8);
@@ -189,6 +197,9 @@ TEST(Matmul, BColumnIsARowOfBsTransposeWhereConsecutive) {
   two_columns.n = 2;
   two_columns.ldb = 2;
   EXPECT_FALSE(smemlab::detail::with_column_vector_b(two_columns, sizeof(float)).transpose_b);
+  matmul::GemmArgs part_chunk = column;
+  part_chunk.k = 6;
+  EXPECT_FALSE(smemlab::detail::with_column_vector_b(part_chunk, sizeof(float)).transpose_b);
 }
 
 TEST(Transpose, ValidateRejectsBadArgumentsBeforeAnyLaunch) {
