@@ -14,6 +14,10 @@ FP32 call runs). For each kernel it fits
 grid of the four constants, and prints them with the error of each row. It also prints the speed at which 12's tiles store C with rows that are not
 16-byte aligned (their stores go 4 bytes at a time), from the short-K rows of the autotuned variant.
 The plan of the skinny kernel mirrors plan_skinny in src/matmul/13_skinny.cu.
+
+Rows of the variant tensor-matmul/dot (step 19, any type and layout) fit the default tensor-core
+call's model of that kernel the same way, its bytes the lines its loads touch in the L1 (wavefronts) and
+its rounds those of each wave of blocks (dot_predicted_ns in src/tensor_matmul/16_auto.cpp).
 """
 import json
 import math
@@ -21,8 +25,9 @@ import sys
 
 
 def sizes(row):
-    m, n, k = (int(x) for x in row["size"].split("x"))
-    return m, n, k
+    """m, n, k of a row's size: MxNxK or N (a cube), with the layout's suffix (TN, NT, TT) dropped."""
+    dims = [int(x) for x in row["size"].split()[0].split("x")]
+    return tuple(dims * 3) if len(dims) == 1 else tuple(dims)
 
 
 def skinny_work(m, n, k, sms):
@@ -60,6 +65,72 @@ def small_k_work(m, n, k, _sms):
     """The same for small_k: its 32 x 256 tiles whole, K in chunks of 16 (a round each)."""
     chunks = math.ceil(k / 16)
     return 1, 4.0 * (m * n + (m + n) * k), math.ceil(m / 32) * 32 * math.ceil(n / 256) * 256 * chunks * 16, chunks
+
+
+ELEMENT_BYTES = {"bf16": 2, "half": 2, "tf32": 4}
+
+
+def plan_dot(m, n, k, sms):
+    """Blocks, threads and rounds of loads a block of tensor-matmul's dot kernel, as plan_dot in 19_dot.cu."""
+    blocks = -(-m // 4) * -(-n // 4)
+    per_round = max(1, -(-k // 4))
+    threads = min(max(1 << (per_round - 1).bit_length(), 32), 1024)
+    while threads > 128 and blocks * threads > 2 * sms * 1024:
+        threads //= 2
+    per_thread = -(-k // threads)
+    return blocks, threads, per_thread // 4 + per_thread % 4
+
+
+def dot_work(m, n, k, elem, transpose_a, transpose_b, sms):
+    """The dot kernel's L1 wavefronts (lines its loads touch), multiply-adds and rounds (waves of
+    blocks each waiting for its own), as dot_predicted_ns in 16_auto.cpp models them."""
+    blocks, threads, rounds = plan_dot(m, n, k, sms)
+    across = lambda row: (1.0 if row % 4 == 0 else 4.0) * min(1.0, row * elem / 128.0)
+    lines = (across(m) if transpose_a else 4.0 * elem / 128.0) + (4.0 * elem / 128.0 if transpose_b else across(n))
+    waves = -(-blocks // (sms * min(32, 1024 // threads)))
+    return blocks * k * lines, 16.0 * blocks * k, waves * rounds, blocks / sms
+
+
+def dot_predict(work, launch, lines_per_ns, rate, round_ns, block_ns, sms):
+    lines, fmas, rounds, blocks_per_sm = work
+    return launch + max(lines / (lines_per_ns * sms), fmas / (rate * sms), rounds * round_ns + blocks_per_sm * block_ns)
+
+
+def fit_dot(runs):
+    """tensor-matmul's dot kernel: ns = launch + max(lines / (speed * SMs), multiply-adds / (rate * SMs),
+    rounds * round latency + blocks / SMs * a block's cost), over every type and layout of the runs."""
+    points, device = [], None
+    for run in runs:
+        sms = run["device"]["sms"]
+        ta, tb = run["options"]["transpose_a"], run["options"]["transpose_b"]
+        for r in run["rows"]:
+            if r["variant"] != "dot":
+                continue
+            device = run["device"]
+            m, n, k = sizes(r)
+            points.append((f'{r["size"]} {r["dtype"]}', dot_work(m, n, k, ELEMENT_BYTES[r["dtype"]], ta, tb, sms),
+                           r["median_ms"] * 1e6))
+    if not points:
+        return
+    sms = device["sms"]
+
+    def error(params):
+        return sum(math.log(dot_predict(w, *params, sms) / t) ** 2 for _, w, t in points)
+
+    geometric = lambda lo, hi, step: [lo * step ** i for i in range(int(math.log(hi / lo) / math.log(step)) + 1)]
+    best = min(((error(p), p) for p in ((launch, speed, rate, round_ns, block_ns)
+                                        for launch in range(2000, 6001, 500)
+                                        for speed in geometric(0.5, 8, 1.25)
+                                        for rate in geometric(8, 128, 1.25)
+                                        for round_ns in geometric(100, 4000, 1.25)
+                                        for block_ns in (0, 25, 50, 75, 100, 150, 200, 300))), key=lambda e: e[0])
+    err, params = best
+    launch, speed, rate, round_ns, block_ns = params
+    print(f"dot ({device['name']}): launch {launch} ns, {speed:.2f} lines/ns/SM, {rate:.1f} multiply-adds/ns/SM, "
+          f"{round_ns:.0f} ns a round of loads, {block_ns} ns a block an SM; rms log error "
+          f"{math.sqrt(err / len(points)):.3f} over {len(points)} rows")
+    for name, w, t in points:
+        print(f"    {name:>24} measured {t / 1000:8.1f} us  predicted {dot_predict(w, *params, sms) / 1000:8.1f} us")
 
 
 def predict(point, per_launch, fraction, rate, round_ns, peak, sms):
@@ -101,6 +172,7 @@ def main():
             continue
         print(f"{variant} ({device['name']}):")
         fit(points, device["dram_peak_gbs"], device["sms"])
+    fit_dot(runs)
     speeds = []
     for run in runs:
         for r in run["rows"]:

@@ -114,6 +114,7 @@ DevicePlan device_plan() {
 }
 
 std::string choice_name(const KernelChoice& c) {
+  if (c.kernel == kCudaCoreDot) return "dot4x4 (4 x 4 patches of C on the CUDA cores, K across a block's threads)";
   if (c.kernel == kCudaCoreSkinny)
     return fmt::format("matmul/skinny on the CUDA cores (FP32 sums, K in {} ranges)", c.splits);
   return c.splits > 1 ? fmt::format("{} (K in {} ranges)", c.kernel, c.splits) : fmt::format("{} (K whole)", c.kernel);
@@ -167,8 +168,14 @@ std::string launch_plan(const Shape& s, DType type) {
   const auto& ranked = call.ranked;
   const KernelEstimate& best = ranked.front();
   std::string out = call.b_column_as_row ? "B's one column read as the row of its transpose; " : "";
+  const DotPlan dot = plan_dot(g.m, g.n, g.k, d.tuning.sms);
   out +=
-      best.choice.kernel == kCudaCoreSkinny
+      best.choice.kernel == kCudaCoreDot
+          ? fmt::format("{}: {} blocks of {} threads, each waiting for {} rounds of loads, on the {} SMs of {}; "
+                        "predicted {:.1f} us",
+                        choice_name(best.choice), dot.blocks, dot.threads, dot.rounds, d.tuning.sms, d.where,
+                        best.ns / 1000.0)
+      : best.choice.kernel == kCudaCoreSkinny
           ? fmt::format("{}: {} blocks a range of K, on the {} SMs of {}; predicted {:.1f} us", choice_name(best.choice),
                         best.tiles, d.tuning.sms, d.where, best.ns / 1000.0)
           : fmt::format("{}: {} tiles, {} items, {:.2f} waves on the {} SMs of {}; predicted {:.1f} us",
@@ -341,6 +348,42 @@ KernelEstimate estimate(const KernelChoice& choice, int m, int n, int k, DType i
   return e;
 }
 
+namespace {
+
+// Step 19's blocks resident on an SM at once (at most 32).
+double dot_blocks_per_sm(const DotPlan& plan) { return std::min(32, kDotThreadsPerSm / plan.threads); }
+
+// Step 19's fitted rates (scripts/fit_streamed.py over docs/results/data/tensor-dot-*-h200.json,
+// an NVIDIA H200): the launch's fixed time, the lines its loads touch per ns per SM, its
+// multiply-adds per ns per SM, a round of loads, and what each block costs the SM that runs it
+// (tens of thousands of small blocks take longer to start than to run).
+constexpr double kDotLaunchNs = 4000.0;
+constexpr double kDotLinesPerNsPerSm = 2.38;
+constexpr double kDotFmaPerNsPerSm = 19.5;
+constexpr double kDotRoundNs = 596.0;
+constexpr double kDotBlockNs = 75.0;
+
+}  // namespace
+
+double dot_predicted_ns(int m, int n, int k, DType input, bool transpose_a, bool transpose_b, int sms) {
+  const DotPlan plan = plan_dot(m, n, k, sms);
+  const auto elem = static_cast<double>(dtype_bytes(input));
+  // The L1's wavefronts (128-byte lines a warp's load touches) a thread's element of K costs:
+  // from an operand stored along K, four rows' loads whose lanes share lines; from one stored
+  // along M or N (dense: rows m or n elements apart), a load (four where the rows are not a
+  // multiple of 4 elements: a load an element) whose 32 lanes each touch their own line, or
+  // share lines where the rows are short.
+  constexpr double kLine = 128.0;
+  const auto across = [&](int row) { return (row % 4 == 0 ? 1.0 : 4.0) * std::min(1.0, row * elem / kLine); };
+  const double lines = (transpose_a ? across(m) : 4.0 * elem / kLine) + (transpose_b ? 4.0 * elem / kLine : across(n));
+  const double per_element = static_cast<double>(plan.blocks) * k;
+  const double fmas = 16.0 * per_element;
+  const double waves = std::ceil(static_cast<double>(plan.blocks) / (sms * dot_blocks_per_sm(plan)));
+  const double blocks_per_sm = static_cast<double>(plan.blocks) / sms;
+  return kDotLaunchNs + std::max({per_element * lines / (kDotLinesPerNsPerSm * sms), fmas / (kDotFmaPerNsPerSm * sms),
+                                  waves * plan.rounds * kDotRoundNs + blocks_per_sm * kDotBlockNs});
+}
+
 bool dense_rows_aligned(int n, int k, DType input) {
   const auto chunk = static_cast<int>(16 / dtype_bytes(input));
   return k % chunk == 0 && n % chunk == 0;
@@ -377,6 +420,17 @@ std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool 
       if (!weighs_split(s, splits, m, n, k, input, device.sms)) break;
       out.push_back(estimate({s.name, splits}, m, n, k, input, aligned, device, transpose_a, transpose_b, box_rows));
     }
+  }
+  {
+    const DotPlan plan = plan_dot(m, n, k, device.sms);
+    KernelEstimate e;
+    e.choice = {kCudaCoreDot, 1};
+    e.tiles = e.items = plan.blocks;
+    e.waves = static_cast<double>(plan.blocks) / (static_cast<double>(device.sms) * dot_blocks_per_sm(plan));
+    // Its model's time whole, as the streamed product's below; it reads every operand where it lies.
+    e.compute_ns = e.memory_ns = dot_predicted_ns(m, n, k, input, transpose_a, transpose_b, device.sms);
+    e.ns = e.compute_ns;
+    out.push_back(e);
   }
   if (input == DType::tf32 && std::min(m, n) <= kCudaCoreSkinnyThinmost) {
     const matmul::detail::SkinnyPlan plan = matmul::detail::plan_skinny(m, n, k, device.sms);
@@ -431,6 +485,10 @@ KernelChoice choose_kernel(const GemmArgs& args) {
 }
 
 void gemm_kernel(const KernelChoice& choice, const GemmArgs& args, const LaunchContext& ctx) {
+  if (choice.kernel == kCudaCoreDot) {  // reads every layout where it lies
+    detail::launch_dot_kernel(args, ctx);
+    return;
+  }
   const bool keeps_bt = choice.kernel != kCudaCoreSkinny && reads_stored_bt(kernel_shape(choice.kernel));
   const bool keeps_at = choice.kernel != kCudaCoreSkinny && reads_stored_at(kernel_shape(choice.kernel), args.input);
   if ((args.transpose_a && !keeps_at) || (args.transpose_b && !keeps_bt)) {

@@ -163,7 +163,8 @@ std::size_t kernels_workspace_bytes(const GemmArgs& args, const GemmArgs& call) 
       ranges = split_k_ranges(args.m, args.n, args.k, args.input, sms);
       stream_k = detail::stream_k_workspace_bytes("streamk128x256", args.m, args.n, args.k, args.input, sms);
     }
-    if (choice.kernel == kCudaCoreSkinny || (hopper && !kernel_shape(choice.kernel).thin))
+    if (choice.kernel == kCudaCoreSkinny ||
+        (hopper && choice.kernel != kCudaCoreDot && !kernel_shape(choice.kernel).thin))
       ranges = std::max(ranges, choice.splits);
   }
   const std::size_t scratch = copies + std::max(detail::partial_sums_bytes(args, ranges), stream_k);

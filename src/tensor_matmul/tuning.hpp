@@ -100,6 +100,27 @@ inline constexpr int kCudaCoreKStep = 16;
 // FP32) where C has at most this many rows or columns, timed by that family's model of it.
 inline constexpr std::string_view kCudaCoreSkinny = "skinny_cuda_cores";
 inline constexpr int kCudaCoreSkinnyThinmost = 16;
+// Step 19's dot products on the CUDA cores (src/tensor_matmul/19_dot.cu): a 4 x 4 patch of C a
+// block, K split across its threads; every type, operands read where they lie. Its plan for an
+// m x n x k product on `sms` SMs: the blocks, their threads (enough that each loads about four
+// elements of K, 32 to 1024, halved while the blocks would not fit on the SMs twice over) and
+// the rounds of loads a block waits for.
+inline constexpr std::string_view kCudaCoreDot = "dot4x4";
+inline constexpr int kDotThreadsPerSm = 1024;  // resident at once: the kernel takes up to 64 registers a thread
+struct DotPlan {
+  long long blocks = 0;
+  int threads = 32;
+  int rounds = 1;
+};
+[[nodiscard]] DotPlan plan_dot(int m, int n, int k, int sms);
+// Its predicted time, fitted as the FP32 family's streamed kernels are (scripts/fit_streamed.py):
+// a launch, then the longest of the lines its loads touch in the L1 (a patch's four rows of an
+// operand stored along K share lines with the warp's neighbours; stored along M or N, each
+// thread's run of four takes a line of its own, and four loads where the rows are not a
+// multiple of 4 elements), its multiply-adds, and its waves of blocks each waiting for its
+// rounds of loads plus a cost for each block an SM starts; dense operands (rows m, n or k
+// elements apart).
+[[nodiscard]] double dot_predicted_ns(int m, int n, int k, DType input, bool transpose_a, bool transpose_b, int sms);
 // Elements of K a kernel takes a step at a time: 128 bytes for the tensor-core kernels.
 [[nodiscard]] int kernel_k_step(const KernelShape& kernel, DType input);
 [[nodiscard]] std::span<const KernelShape> kernel_shapes();

@@ -28,7 +28,8 @@
   STEP(small_k_variant)    /* 15 a short K on the CUDA cores: bound by writing C           */ \
   STEP(auto_variant)       /* 16 the default call: a model picks kernel, tile and split    */ \
   STEP(cluster_split_k_variant) /* 17 12's ranges of K added in a cluster, on chip         */ \
-  STEP(stream_k_variant)   /* 18 the last wave's tiles' K-steps dealt out to every block     */
+  STEP(stream_k_variant)   /* 18 the last wave's tiles' K-steps dealt out to every block     */ \
+  STEP(dot_variant)        /* 19 few outputs: K split across a block's threads, CUDA cores  */
 
 namespace smemlab::tensor_matmul::detail {
 
@@ -52,6 +53,8 @@ void launch_wgmma_kernel(std::string_view kernel, int splits, const GemmArgs& ar
 void launch_skinny_kernel(std::string_view kernel, const GemmArgs& args, const LaunchContext& ctx);
 void launch_swapped_kernel(std::string_view kernel, int splits, const GemmArgs& args, const LaunchContext& ctx);
 void launch_small_k_kernel(const GemmArgs& args, const LaunchContext& ctx);
+// Step 19's dot products (kCudaCoreDot), planned by plan_dot for the current device.
+void launch_dot_kernel(const GemmArgs& args, const LaunchContext& ctx);
 // Step 18's stream-K tiles ("streamk128x256"), planned for `sms` SMs (0: the device's; the tests
 // take fewer, so that small shapes share tiles between blocks), and the scratch they take at a
 // shape on `sms` SMs.

@@ -193,7 +193,8 @@ TEST(TensorChooser, WeighsHowEachKernelReadsOperandsStoredTransposed) {
   const tensor_matmul::BoxRows unaligned_a{1.0, 1.0, false, true};
   const auto small =
       tensor_matmul::rank_kernels(49, 255, 72, DType::bf16, true, true, h100(), true, false, unaligned_a).front();
-  EXPECT_TRUE(tensor_matmul::reads_stored_at(tensor_matmul::kernel_shape(small.choice.kernel), DType::bf16))
+  EXPECT_TRUE(small.choice.kernel == tensor_matmul::kCudaCoreDot ||
+              tensor_matmul::reads_stored_at(tensor_matmul::kernel_shape(small.choice.kernel), DType::bf16))
       << small.choice.kernel;
   // The wgmma tiles read an aligned Aᵀ as stored, in bf16 and not in tf32, and repack an
   // unaligned one first.
@@ -218,7 +219,9 @@ TEST(TensorChooser, RanksEveryCandidateAndSplitsOnlyWhereTilesAreFew) {
   EXPECT_TRUE(first.starts_with("wgmma") || first.starts_with("clusters") || first.starts_with("streamk"));
   EXPECT_EQ(ranked.front().choice.splits, 1);
   // 14's tiles of C's transpose are tf32's only, and they save B's transpose.
-  for (const auto& e : ranked) EXPECT_FALSE(tensor_matmul::kernel_shape(e.choice.kernel).swapped) << e.choice.kernel;
+  for (const auto& e : ranked)
+    if (e.choice.kernel != tensor_matmul::kCudaCoreDot)
+      EXPECT_FALSE(tensor_matmul::kernel_shape(e.choice.kernel).swapped) << e.choice.kernel;
   const auto tf32 = [](std::string_view kernel) {
     return tensor_matmul::estimate({kernel, 1}, 4096, 4096, 4096, DType::tf32, true, h100());
   };
@@ -232,7 +235,7 @@ TEST(TensorChooser, RanksEveryCandidateAndSplitsOnlyWhereTilesAreFew) {
   bool weighs_in_place = false;
   for (const auto& e : tensor_matmul::rank_kernels(2000, 3000, 1000, DType::tf32, false, false, h100())) {
     EXPECT_TRUE(e.choice.kernel.starts_with("mma") || e.choice.kernel.starts_with("inplace") ||
-                e.choice.kernel.starts_with("smallk"))
+                e.choice.kernel.starts_with("smallk") || e.choice.kernel == tensor_matmul::kCudaCoreDot)
         << e.choice.kernel;
     weighs_in_place = weighs_in_place || e.choice.kernel.starts_with("inplace");
   }
@@ -284,6 +287,40 @@ TEST(TensorStreamK, IsWeighedWhereTheLastWaveIsPartial) {
 }
 
 // The table the chooser reads is the fit committed beside it.
+// Step 19's plan: enough threads that each loads about four elements of K, halved while the
+// blocks would not fit on the SMs twice over; the rounds a block waits for follow.
+TEST(TensorChooser, PlansTheDotKernelsThreadsByK) {
+  const auto tiny = tensor_matmul::plan_dot(3, 1, 13, 132);
+  EXPECT_EQ(tiny.blocks, 1);
+  EXPECT_EQ(tiny.threads, 32);  // a warp at least
+  EXPECT_EQ(tiny.rounds, 1);
+  const auto long_k = tensor_matmul::plan_dot(1, 10, 11192, 132);
+  EXPECT_EQ(long_k.blocks, 3);
+  EXPECT_EQ(long_k.threads, 1024);
+  EXPECT_EQ(long_k.rounds, 2 + 3);  // 11 elements a thread: two passes of four, then three
+  const auto many = tensor_matmul::plan_dot(1000, 1000, 4096, 132);
+  EXPECT_EQ(many.threads, 128);
+  EXPECT_EQ(many.rounds, 8);
+}
+
+// The dot kernel where the outputs are few (one launch, a round or two of loads), not where
+// they are many: each of its small blocks costs the SM that starts it.
+TEST(TensorChooser, WeighsTheDotKernelWhereOutputsAreFew) {
+  for (const DType type : {DType::bf16, DType::tf32}) {
+    EXPECT_EQ(tensor_matmul::rank_kernels(3, 1, 156, type, false, true, h100()).front().choice.kernel,
+              tensor_matmul::kCudaCoreDot);
+    EXPECT_EQ(tensor_matmul::rank_kernels(24, 22, 964, type, true, true, h100()).front().choice.kernel,
+              tensor_matmul::kCudaCoreDot);
+    EXPECT_NE(tensor_matmul::rank_kernels(166, 7340, 11, type, false, true, h100()).front().choice.kernel,
+              tensor_matmul::kCudaCoreDot);
+    EXPECT_NE(tensor_matmul::rank_kernels(4096, 4096, 4096, type, true, true, h100()).front().choice.kernel,
+              tensor_matmul::kCudaCoreDot);
+  }
+  // Many small blocks take longer than their rounds of loads.
+  EXPECT_GT(tensor_matmul::dot_predicted_ns(166, 7340, 11, DType::bf16, false, false, 132),
+            4.0 * tensor_matmul::dot_predicted_ns(3, 1, 156, DType::bf16, false, false, 132));
+}
+
 TEST(TensorChooser, RatesAreTheCommittedFit) {
   std::ifstream in(std::string(SMEMLAB_DOCS_DATA_DIR) + "/tensor-tuning-h100.json");
   ASSERT_TRUE(in) << "missing tensor-tuning-h100.json";

@@ -364,8 +364,18 @@ TEST(TensorMatmulCudaCoreSkinny, MatchesTheCpuReferenceOnEveryCase) {
   expect_every_case_matches(launches({tensor_matmul::kCudaCoreSkinny, 1}), DType::tf32, false);
 }
 
+// Step 19's dot products as the default call launches them, in every type.
+TEST(TensorMatmulCudaCoreDot, MatchesTheCpuReferenceOnEveryCase) {
+  SMEMLAB_REQUIRE_GPU();
+  if (!tensor_matmul::device_supported()) GTEST_SKIP() << "needs compute capability 8.0 or later";
+  for (const DType type : kTensorInputs) {
+    SCOPED_TRACE(std::string(dtype_name(type)));
+    expect_every_case_matches(launches({tensor_matmul::kCudaCoreDot, 1}), type, false);
+  }
+}
+
 // Split-K adds its ranges in a fixed order, through the workspace (split_k) or in a cluster
-// (skinny, cluster_split_k): the same shape and choice give the same bits on every run, whatever the workspace
+// (skinny, cluster_split_k), and the dot kernel its threads' sums in warp order: the same shape and choice give the same bits on every run, whatever the workspace
 // held. Also through the caller's workspace.
 class TensorMatmulSplitK : public testing::TestWithParam<std::string> {};
 
@@ -385,7 +395,8 @@ TEST_P(TensorMatmulSplitK, IsBitwiseTheSameFromRunToRun) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(TensorMatmul, TensorMatmulSplitK, testing::Values("split_k", "skinny", "swapped", "cluster_split_k"));
+INSTANTIATE_TEST_SUITE_P(TensorMatmul, TensorMatmulSplitK,
+                         testing::Values("split_k", "skinny", "swapped", "cluster_split_k", "dot"));
 
 // Stream-K's kernel as the default call launches it (A of one row as a row, Aᵀ in tf32 copied
 // row-major first), planned for `sms` SMs, in scratch of 0xFF bytes: flags that were not zeroed
