@@ -38,28 +38,6 @@ constexpr int kRows = 32;           // of C a block
 constexpr int kColumns = kThreads;  // of C a block: one a thread
 constexpr int kChunk = 16;          // elements of K in shared memory at a time
 
-template <class E>
-__device__ __forceinline__ float element(const void* base, std::size_t at) {
-  const auto* p = static_cast<const typename E::Storage*>(base) + at;
-  if constexpr (kIsTf32<E>) {
-    return *p;
-  } else if constexpr (std::is_same_v<E, Bf16>) {
-    return __bfloat162float(*p);
-  } else {
-    return __half2float(*p);
-  }
-}
-
-// Offsets of A's (row, k) and B's (k, column) as stored: row-major, or transposed (K x M, N x K).
-template <bool Transposed>
-__device__ __forceinline__ std::size_t a_at(const GemmArgs& g, int row, int k) {
-  return Transposed ? static_cast<std::size_t>(k) * g.lda + row : static_cast<std::size_t>(row) * g.lda + k;
-}
-template <bool Transposed>
-__device__ __forceinline__ std::size_t b_at(const GemmArgs& g, int k, int column) {
-  return Transposed ? static_cast<std::size_t>(column) * g.ldb + k : static_cast<std::size_t>(k) * g.ldb + column;
-}
-
 // One block's tile. Checked: it crosses C's last row or column (K's end is checked everywhere:
 // it falls inside the last chunk). TransposedA, TransposedB: the operands as stored.
 template <class E, bool Checked, bool TransposedA, bool TransposedB>
@@ -75,12 +53,12 @@ __device__ __forceinline__ void small_k_tile(const GemmArgs& g, int row0, int co
       const int r = i % kRows;
       const int kk = i / kRows;
       const bool inside = k0 + kk < g.k && (!Checked || row0 + r < g.m);
-      a_chunk[kk][r] = inside ? element<E>(g.a, a_at<TransposedA>(g, row0 + r, k0 + kk)) : 0.0F;
+      a_chunk[kk][r] = inside ? element_as_float<E>(g.a, a_offset<TransposedA>(g, row0 + r, k0 + kk)) : 0.0F;
     }
 #pragma unroll
     for (int kk = 0; kk < kChunk; ++kk) {
       const bool inside = k0 + kk < g.k && (!Checked || col0 + t < g.n);
-      b_chunk[kk][t] = inside ? element<E>(g.b, b_at<TransposedB>(g, k0 + kk, col0 + t)) : 0.0F;
+      b_chunk[kk][t] = inside ? element_as_float<E>(g.b, b_offset<TransposedB>(g, k0 + kk, col0 + t)) : 0.0F;
     }
     __syncthreads();
     const auto multiply = [&](int kk) {

@@ -38,18 +38,6 @@ constexpr int kUnroll = 4;  // elements of K a thread loads before it multiplies
 constexpr int kMostThreads = 1024;
 constexpr int kWarps = kMostThreads / 32;
 
-template <class E>
-__device__ __forceinline__ float element(const void* base, std::size_t at) {
-  const auto* p = static_cast<const typename E::Storage*>(base) + at;
-  if constexpr (kIsTf32<E>) {
-    return *p;
-  } else if constexpr (std::is_same_v<E, Bf16>) {
-    return __bfloat162float(*p);
-  } else {
-    return __half2float(*p);
-  }
-}
-
 // Four consecutive elements in one load (8 bytes, 16 in tf32), from a 4-element boundary.
 template <class E>
 __device__ __forceinline__ void load_four(const typename E::Storage* p, float (&out)[kPatch]) {
@@ -62,18 +50,8 @@ __device__ __forceinline__ void load_four(const typename E::Storage* p, float (&
     static_assert(sizeof(e) == sizeof(raw));
     memcpy(e, &raw, sizeof(raw));
 #pragma unroll
-    for (int i = 0; i < kPatch; ++i) out[i] = element<E>(e, i);
+    for (int i = 0; i < kPatch; ++i) out[i] = element_as_float<E>(e, i);
   }
-}
-
-// A's (row, k) and B's (k, column) as stored: row-major, or transposed (K x M, N x K).
-template <bool Transposed>
-__device__ __forceinline__ std::size_t a_at(const GemmArgs& g, int row, int k) {
-  return Transposed ? static_cast<std::size_t>(k) * g.lda + row : static_cast<std::size_t>(row) * g.lda + k;
-}
-template <bool Transposed>
-__device__ __forceinline__ std::size_t b_at(const GemmArgs& g, int k, int column) {
-  return Transposed ? static_cast<std::size_t>(column) * g.ldb + k : static_cast<std::size_t>(k) * g.ldb + column;
 }
 
 // The patch's elements at one k; rows and columns past C's edge (Checked) are zero, not read.
@@ -84,18 +62,18 @@ __device__ __forceinline__ void load_k(const GemmArgs& g, int row0, int col0, in
                                        float (&b)[kPatch]) {
   using Storage = typename E::Storage;
   if (VectorA && (!Checked || row0 + kPatch <= g.m)) {
-    load_four<E>(static_cast<const Storage*>(g.a) + a_at<true>(g, row0, k), a);
+    load_four<E>(static_cast<const Storage*>(g.a) + a_offset<true>(g, row0, k), a);
   } else {
 #pragma unroll
     for (int i = 0; i < kPatch; ++i)
-      a[i] = !Checked || row0 + i < g.m ? element<E>(g.a, a_at<TransposedA>(g, row0 + i, k)) : 0.0F;
+      a[i] = !Checked || row0 + i < g.m ? element_as_float<E>(g.a, a_offset<TransposedA>(g, row0 + i, k)) : 0.0F;
   }
   if (VectorB && (!Checked || col0 + kPatch <= g.n)) {
-    load_four<E>(static_cast<const Storage*>(g.b) + b_at<false>(g, k, col0), b);
+    load_four<E>(static_cast<const Storage*>(g.b) + b_offset<false>(g, k, col0), b);
   } else {
 #pragma unroll
     for (int i = 0; i < kPatch; ++i)
-      b[i] = !Checked || col0 + i < g.n ? element<E>(g.b, b_at<TransposedB>(g, k, col0 + i)) : 0.0F;
+      b[i] = !Checked || col0 + i < g.n ? element_as_float<E>(g.b, b_offset<TransposedB>(g, k, col0 + i)) : 0.0F;
   }
 }
 

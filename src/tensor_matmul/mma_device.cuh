@@ -54,6 +54,29 @@ template <class E>
 inline constexpr int kChunkElems = 16 / kElemBytes<E>;  // elements in a 16-byte chunk
 template <class E>
 inline constexpr bool kIsTf32 = std::is_same_v<E, Tf32>;
+
+// The CUDA-core kernels (steps 15 and 19) read operands an element at a time where they lie:
+// element `at` of an array of E's storage, widened to float (tf32: the float as given), and the
+// offsets of A's (row, k) and B's (k, column) as stored, row-major or transposed (K x M, N x K).
+template <class E>
+__device__ __forceinline__ float element_as_float(const void* base, std::size_t at) {
+  const auto* p = static_cast<const typename E::Storage*>(base) + at;
+  if constexpr (kIsTf32<E>) {
+    return *p;
+  } else if constexpr (std::is_same_v<E, Bf16>) {
+    return __bfloat162float(*p);
+  } else {
+    return __half2float(*p);
+  }
+}
+template <bool Transposed>
+__device__ __forceinline__ std::size_t a_offset(const GemmArgs& g, int row, int k) {
+  return Transposed ? static_cast<std::size_t>(k) * g.lda + row : static_cast<std::size_t>(row) * g.lda + k;
+}
+template <bool Transposed>
+__device__ __forceinline__ std::size_t b_offset(const GemmArgs& g, int k, int column) {
+  return Transposed ? static_cast<std::size_t>(column) * g.ldb + k : static_cast<std::size_t>(k) * g.ldb + column;
+}
 // A 2-byte type whose B the Hopper tiles read K-major, as a caller stores it transposed (N x K):
 // wgmma's own layout for B, where a row-major B (N-major) needs its transpose flag. tf32 B is
 // always read K-major: wgmma takes tf32 in no other layout.
