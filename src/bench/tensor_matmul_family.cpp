@@ -138,8 +138,10 @@ std::vector<VariantInfo> tile_variants() {
 // `smemlab list --family tensor-matmul-tiles`: what the names say, then each kernel's ranges.
 std::string tile_listing(std::size_t columns) {
   std::string out =
-      wrap("tensor-matmul-tiles: every choice that the default tensor-core call (tensor-matmul/auto) can make, "
-           "timed against cuBLAS; scripts/tune-tensor.sh fits the chooser's rates to them. A choice is named "
+      wrap("tensor-matmul-tiles: every tile the default tensor-core call (tensor-matmul/auto) can choose, "
+           "timed against cuBLAS; scripts/tune-tensor.sh fits the chooser's rates to them (the call's CUDA-core "
+           "products with their own models, tensor-matmul/dot and matmul/skinny, are timed as those variants). "
+           "A choice is named "
            "tensor-matmul-tiles/KERNEL/kR: the kernel, with K in R ranges (k1: K whole), such as "
            "tensor-matmul-tiles/wgmma128x256/k8. A run skips the ranges the chooser would not weigh at its "
            "size (ranges under 4 K-steps, items past two waves), and the in-place kernels where the rows are "

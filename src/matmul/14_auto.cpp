@@ -1,13 +1,15 @@
 // 14 — the default call. Changed from 13: a call weighs 12's tiles (each configuration with its
 // split of K, by 12's model) against 13's streamed product where C has at most 16 rows or 16
 // columns, and against the tensor-matmul family's small_k kernel (CUDA cores, sums in FP32)
-// where K is at most 64; it runs the one predicted fastest. 13 and small_k are modelled as a
+// where K is at most 64, and against its dot products (step 19: a 4 x 4 patch of C a block, K
+// split across the block's threads, sums in FP32), timed by that family's model of them; it
+// runs the one predicted fastest. 13 and small_k are modelled as a
 // stream of their bytes at a measured share of the device's DRAM peak (for 13 with the partial
 // sums of K's ranges written and read again), their multiply-adds at a measured rate, or the
 // rounds of loads a block waits for one after another, whichever is longest, plus a cost per
 // launch. The choice is kept per shape and device.
 // Should buy: 13's speed on thin products, small_k's on short K (12 at K = 1: 5297x1177x1 ran
-// at 0.34 of cuBLAS), 12's elsewhere, from one call.
+// at 0.34 of cuBLAS), dot's on products of few outputs, 12's elsewhere, from one call.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -24,6 +26,7 @@
 #include "matmul/tuning.hpp"
 #include "matmul/variants.hpp"
 #include "smemlab/tensor_matmul.hpp"
+#include "tensor_matmul/tuning.hpp"
 #include "tensor_matmul/variants.hpp"
 #include "smemlab/error.hpp"
 
@@ -70,7 +73,7 @@ struct Device {
 
 Device current_device() { return {current_tuning(), dram_peak_bytes_per_ns()}; }
 
-enum class Kernel { tiles, skinny, small_k };
+enum class Kernel { tiles, skinny, small_k, dot };
 
 struct Estimate {
   Kernel kernel = Kernel::tiles;
@@ -108,6 +111,14 @@ Estimate small_k_estimate(int m, int n, int k, const Device& d) {
   return e;
 }
 
+// tensor-matmul's dot products on float operands (its tf32 input, summed in FP32), dense.
+Estimate dot_estimate(int m, int n, int k, const Device& d) {
+  Estimate e;
+  e.kernel = Kernel::dot;
+  e.ns = tensor_matmul::dot_predicted_ns(m, n, k, DType::tf32, false, false, d.tiles.sms);
+  return e;
+}
+
 // Every candidate, fastest first.
 std::vector<Estimate> rank(int m, int n, int k, bool b_aligned, bool c_aligned, const Device& d) {
   std::vector<Estimate> out;
@@ -119,6 +130,10 @@ std::vector<Estimate> rank(int m, int n, int k, bool b_aligned, bool c_aligned, 
     out.push_back({Kernel::tiles, t, {}, std::max(t.ns, store_floor_ns) + (t.parts > 1 ? d.tiles.launch_ns : 0.0)});
   if (std::min(m, n) <= kThinmost) out.push_back(skinny_estimate(m, n, k, d));
   if (k <= kShortestK) out.push_back(small_k_estimate(m, n, k, d));
+  // dot only where its blocks all run at once: with more (256^3 on an H200: 13.4 us against the
+  // tiles' 10.5 on an H100) its model, fitted on another device than 12's, has chosen it over
+  // faster tiles.
+  if (tensor_matmul::dot_blocks_fit_at_once(m, n, k, d.tiles.sms)) out.push_back(dot_estimate(m, n, k, d));
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.ns < b.ns; });
   return out;
 }
@@ -155,6 +170,8 @@ std::string describe(const Estimate& e) {
              std::to_string(e.plan.ranges) + ") " + us;
     case Kernel::small_k:
       return std::string("tensor-matmul/small_k (32 x 256 tiles on the CUDA cores, sums in FP32) ") + us;
+    case Kernel::dot:
+      return std::string("tensor-matmul/dot (4 x 4 patches of C, K across a block's threads, sums in FP32) ") + us;
     case Kernel::tiles:
       break;
   }
@@ -163,8 +180,8 @@ std::string describe(const Estimate& e) {
   return "step 12, " + std::string(c.config) + " (" + split + (c.align_b ? ", B copied" : "") + ") " + us;
 }
 
-// small_k takes float operands as the tensor family's tf32 input, and sums them in FP32 without
-// rounding them to tf32.
+// small_k and dot take float operands as the tensor family's tf32 input, and sum them in FP32
+// without rounding them to tf32.
 tensor_matmul::GemmArgs as_tensor_args(const GemmArgs& g) {
   return {.input = DType::tf32, .m = g.m, .n = g.n, .k = g.k, .alpha = g.alpha, .a = g.a, .lda = g.lda, .b = g.b,
           .ldb = g.ldb, .beta = g.beta, .c = g.c, .ldc = g.ldc};
@@ -208,12 +225,12 @@ double skinny_predicted_ns(int m, int n, int k, int sms, double dram_bytes_per_n
 GemmVariant auto_variant() {
   return {{.family = "matmul",
            .name = "auto",
-           .description = "the default call: 12's tiles, 13's streamed product or tensor-matmul's small_k, whichever "
-                          "a model predicts fastest",
+           .description = "the default call: 12's tiles, 13's streamed product or tensor-matmul's small_k or dot, "
+                          "whichever a model predicts fastest",
            .technique = "one call for every shape: the chooser weighs kernels of different kinds by predicted time",
            .smem = SmemKind::dynamic_alloc,
-           .why_no_model = "a choice among step 12, step 13 and tensor-matmul's small_k: `explain` of the one it names "
-                           "describes that kernel",
+           .why_no_model = "a choice among step 12, step 13 and tensor-matmul's small_k and dot: `explain` of the one "
+                           "it names describes that kernel",
            .launch_plan = auto_plan},
           {.run =
                [](const GemmArgs& g, const LaunchContext& ctx) {
@@ -221,6 +238,7 @@ GemmVariant auto_variant() {
                  switch (c.kernel) {
                    case Kernel::skinny: launch_skinny(g, ctx); break;
                    case Kernel::small_k: tensor_matmul::detail::launch_small_k_kernel(as_tensor_args(g), ctx); break;
+                   case Kernel::dot: tensor_matmul::detail::launch_dot_kernel(as_tensor_args(g), ctx); break;
                    case Kernel::tiles: gemm_tiles(c.tiles, g, ctx); break;
                  }
                },
@@ -229,7 +247,8 @@ GemmVariant auto_variant() {
                  const Choice c = choose(g);
                  switch (c.kernel) {
                    case Kernel::skinny: return skinny_workspace_bytes(g);
-                   case Kernel::small_k: return std::size_t{0};
+                   case Kernel::small_k:
+                   case Kernel::dot: return std::size_t{0};
                    case Kernel::tiles: break;
                  }
                  return workspace_bytes(c.tiles, g);

@@ -3,7 +3,8 @@
 // kernels (10's 128 x 256 tiles, 12's 128 x 128, 64 x 128 and 64 x 64 tiles with K whole or in ranges,
 // 11's clusters, 13's thin tiles for products with few rows or columns, 14's tf32 tiles that
 // read B as stored, 15's CUDA-core tiles for a short K, 18's stream-K tiles where a partial
-// wave follows whole ones; in tf32, also the FP32 family's
+// wave follows whole ones, 19's CUDA-core dot products for few outputs (their own model,
+// dot_predicted_ns); in tf32, also the FP32 family's
 // streamed product for few rows or columns, timed by that family's model) and, for operands whose
 // rows are not 16-byte aligned, 06's small and medium tiles reading
 // them in place instead of copying them first; each is timed by a model of the launch fed with
@@ -353,8 +354,9 @@ namespace {
 // Step 19's blocks resident on an SM at once (at most 32).
 double dot_blocks_per_sm(const DotPlan& plan) { return std::min(32, kDotThreadsPerSm / plan.threads); }
 
-// Step 19's fitted rates (scripts/fit_streamed.py over docs/results/data/tensor-dot-*-h200.json,
-// an NVIDIA H200): the launch's fixed time, the lines its loads touch per ns per SM, its
+// Step 19's fitted rates (scripts/fit_streamed.py over docs/results/data/tensor-dot-bf16-h200.json,
+// tensor-dot-tf32-h200.json, tensor-dot-bf16-tt-h200.json and tensor-dot-half-tn-h200.json, an
+// NVIDIA H200): the launch's fixed time, the lines its loads touch per ns per SM, its
 // multiply-adds per ns per SM, a round of loads, and what each block costs the SM that runs it
 // (tens of thousands of small blocks take longer to start than to run).
 constexpr double kDotLaunchNs = 4000.0;
@@ -364,6 +366,11 @@ constexpr double kDotRoundNs = 596.0;
 constexpr double kDotBlockNs = 75.0;
 
 }  // namespace
+
+bool dot_blocks_fit_at_once(int m, int n, int k, int sms) {
+  const DotPlan plan = plan_dot(m, n, k, sms);
+  return static_cast<double>(plan.blocks) <= sms * dot_blocks_per_sm(plan);
+}
 
 double dot_predicted_ns(int m, int n, int k, DType input, bool transpose_a, bool transpose_b, int sms) {
   const DotPlan plan = plan_dot(m, n, k, sms);

@@ -61,19 +61,20 @@ template <class E, bool Checked, bool TransposedA, bool TransposedB, bool Vector
 __device__ __forceinline__ void load_k(const GemmArgs& g, int row0, int col0, int k, float (&a)[kPatch],
                                        float (&b)[kPatch]) {
   using Storage = typename E::Storage;
-  if (VectorA && (!Checked || row0 + kPatch <= g.m)) {
+  // Rows and columns left from the patch's corner, compared without forming row0 + i.
+  if (VectorA && (!Checked || g.m - row0 >= kPatch)) {
     load_four<E>(static_cast<const Storage*>(g.a) + a_offset<true>(g, row0, k), a);
   } else {
 #pragma unroll
     for (int i = 0; i < kPatch; ++i)
-      a[i] = !Checked || row0 + i < g.m ? element_as_float<E>(g.a, a_offset<TransposedA>(g, row0 + i, k)) : 0.0F;
+      a[i] = !Checked || i < g.m - row0 ? element_as_float<E>(g.a, a_offset<TransposedA>(g, row0 + i, k)) : 0.0F;
   }
-  if (VectorB && (!Checked || col0 + kPatch <= g.n)) {
+  if (VectorB && (!Checked || g.n - col0 >= kPatch)) {
     load_four<E>(static_cast<const Storage*>(g.b) + b_offset<false>(g, k, col0), b);
   } else {
 #pragma unroll
     for (int i = 0; i < kPatch; ++i)
-      b[i] = !Checked || col0 + i < g.n ? element_as_float<E>(g.b, b_offset<TransposedB>(g, k, col0 + i)) : 0.0F;
+      b[i] = !Checked || i < g.n - col0 ? element_as_float<E>(g.b, b_offset<TransposedB>(g, k, col0 + i)) : 0.0F;
   }
 }
 
@@ -91,20 +92,22 @@ __device__ __forceinline__ void dot_patch(const GemmArgs& g, int row0, int col0,
   };
   // kUnroll elements of K a thread, every load issued before the first multiply: a round of
   // loads a pass; then what is left, fewer than kUnroll, one at a time.
-  int k = t;
+  // k in 64 bits: the passes step past K's end, which may lie near the largest int.
+  long long k = t;
   for (; k + (kUnroll - 1) * threads < g.k; k += kUnroll * threads) {
     float a[kUnroll][kPatch];
     float b[kUnroll][kPatch];
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u)
-      load_k<E, Checked, TransposedA, TransposedB, VectorA, VectorB>(g, row0, col0, k + u * threads, a[u], b[u]);
+      load_k<E, Checked, TransposedA, TransposedB, VectorA, VectorB>(g, row0, col0, static_cast<int>(k + u * threads),
+                                                                     a[u], b[u]);
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) multiply(a[u], b[u]);
   }
   for (; k < g.k; k += threads) {
     float a[kPatch];
     float b[kPatch];
-    load_k<E, Checked, TransposedA, TransposedB, VectorA, VectorB>(g, row0, col0, k, a, b);
+    load_k<E, Checked, TransposedA, TransposedB, VectorA, VectorB>(g, row0, col0, static_cast<int>(k), a, b);
     multiply(a, b);
   }
   const int lane = t % 32;
@@ -122,7 +125,8 @@ __device__ __forceinline__ void dot_patch(const GemmArgs& g, int row0, int col0,
   if (t < kPatch * kPatch) {
     float sum = 0.0F;
     for (int w = 0; w < threads / 32; ++w) sum += warp_sums[w][t];  // warp order: the same every run
-    store_c<Checked>(g, row0 + t / kPatch, col0 + t % kPatch, sum);
+    if (!Checked || (t / kPatch < g.m - row0 && t % kPatch < g.n - col0))
+      store_c<false>(g, row0 + t / kPatch, col0 + t % kPatch, sum);
   }
 }
 
@@ -133,7 +137,7 @@ __global__ void __launch_bounds__(kMostThreads) dot_kernel(GemmArgs g, int colum
   const long long patch = blockIdx.x;
   const int row0 = static_cast<int>(patch / column_patches) * kPatch;
   const int col0 = static_cast<int>(patch % column_patches) * kPatch;
-  if (row0 + kPatch > g.m || col0 + kPatch > g.n) {
+  if (g.m - row0 < kPatch || g.n - col0 < kPatch) {
     dot_patch<E, true, TransposedA, TransposedB, VectorA, VectorB>(g, row0, col0, warp_sums);
   } else {
     dot_patch<E, false, TransposedA, TransposedB, VectorA, VectorB>(g, row0, col0, warp_sums);
@@ -149,7 +153,7 @@ bool runs_of_four(const void* p, int ld) {
 
 template <class E>
 void launch_dot(const GemmArgs& g, cudaStream_t stream, const DotPlan& plan) {
-  const int column_patches = (g.n + kPatch - 1) / kPatch;
+  const int column_patches = static_cast<int>((g.n + (kPatch - 1LL)) / kPatch);
   if (plan.blocks > 0x7FFFFFFFLL) throw std::invalid_argument("gemm: C has more 4 x 4 patches than a grid holds");
   const auto launch = [&](auto kernel) {
     kernel<<<static_cast<unsigned>(plan.blocks), static_cast<unsigned>(plan.threads), 0, stream>>>(g, column_patches);
@@ -197,13 +201,15 @@ TensorVariant dot_variant() {
 
 DotPlan plan_dot(int m, int n, int k, int sms) {
   DotPlan p;
-  p.blocks = static_cast<long long>((m + detail::kPatch - 1) / detail::kPatch) * ((n + detail::kPatch - 1) / detail::kPatch);
+  const auto patches = [](int extent) { return (extent + (detail::kPatch - 1LL)) / detail::kPatch; };
+  p.blocks = patches(m) * patches(n);
   // Enough threads that each loads about kUnroll elements of K (one round of loads), from a warp
   // to a block's most; fewer where the blocks would not all fit on the SMs twice over.
-  const int per_round = std::max(1, (k + detail::kUnroll - 1) / detail::kUnroll);
-  p.threads = std::clamp(static_cast<int>(std::bit_ceil(static_cast<unsigned>(per_round))), 32, detail::kMostThreads);
+  const long long per_round = std::max(1LL, (k + (detail::kUnroll - 1LL)) / detail::kUnroll);
+  p.threads = static_cast<int>(std::clamp(std::bit_ceil(static_cast<unsigned long long>(per_round)), 32ULL,
+                                          static_cast<unsigned long long>(detail::kMostThreads)));
   while (p.threads > 128 && p.blocks * p.threads > 2LL * sms * kDotThreadsPerSm) p.threads /= 2;
-  const int per_thread = (k + p.threads - 1) / p.threads;
+  const auto per_thread = static_cast<int>((k + (p.threads - 1LL)) / p.threads);
   p.rounds = per_thread / detail::kUnroll + per_thread % detail::kUnroll;  // passes, then one at a time
   return p;
 }

@@ -113,6 +113,9 @@ struct DotPlan {
   int rounds = 1;
 };
 [[nodiscard]] DotPlan plan_dot(int m, int n, int k, int sms);
+// Whether its blocks for that product all fit on the SMs at once (kDotThreadsPerSm threads, at
+// most 32 blocks, an SM).
+[[nodiscard]] bool dot_blocks_fit_at_once(int m, int n, int k, int sms);
 // Its predicted time, fitted as the FP32 family's streamed kernels are (scripts/fit_streamed.py):
 // a launch, then the longest of the lines its loads touch in the L1 (a patch's four rows of an
 // operand stored along K share lines with the warp's neighbours; stored along M or N, each
@@ -224,7 +227,9 @@ struct KernelEstimate {
 // while weighs_split holds), fastest first; the Hopper kernels only where `hopper`, the
 // in-place ones only for unaligned operands or operands stored transposed, 13's 128 x 16 tiles only where n <= 16, 14's
 // only in tf32; in tf32 with m or n <= kCudaCoreSkinnyThinmost, also kCudaCoreSkinny, timed by
-// the FP32 family's model with the current GPU's DRAM peak (the measured GPU's without one).
+// the FP32 family's model with the current GPU's DRAM peak (the measured GPU's without one);
+// and, in every type and on every device, step 19's dot products (kCudaCoreDot), timed by
+// dot_predicted_ns.
 [[nodiscard]] std::vector<KernelEstimate> rank_kernels(int m, int n, int k, DType input, bool aligned, bool hopper,
                                                        const TensorTuning& device, bool transpose_a = false,
                                                        bool transpose_b = false, BoxRows box_rows = {});

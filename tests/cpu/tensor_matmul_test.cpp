@@ -301,6 +301,10 @@ TEST(TensorChooser, PlansTheDotKernelsThreadsByK) {
   const auto many = tensor_matmul::plan_dot(1000, 1000, 4096, 132);
   EXPECT_EQ(many.threads, 128);
   EXPECT_EQ(many.rounds, 8);
+  // The FP32 call weighs it only where its blocks all run at once.
+  EXPECT_TRUE(tensor_matmul::dot_blocks_fit_at_once(325, 27, 113, 132));  // 574 blocks of 32 threads
+  EXPECT_FALSE(tensor_matmul::dot_blocks_fit_at_once(256, 256, 256, 132));  // 4,096 blocks of 128
+  EXPECT_FALSE(tensor_matmul::dot_blocks_fit_at_once(1, 4096, 4096, 132));  // 1,024 blocks of 256
 }
 
 // The dot kernel where the outputs are few (one launch, a round or two of loads), not where
