@@ -92,19 +92,22 @@ __device__ __forceinline__ void dot_patch(const GemmArgs& g, int row0, int col0,
   };
   // kUnroll elements of K a thread, every load issued before the first multiply: a round of
   // loads a pass; then what is left, fewer than kUnroll, one at a time.
-  // k in 64 bits: the passes step past K's end, which may lie near the largest int.
-  long long k = t;
-  for (; k + (kUnroll - 1) * threads < g.k; k += kUnroll * threads) {
+  // k unsigned: the passes step up to 4 x 1024 past K's end, which may lie near the largest int,
+  // and stay under 2^32.
+  const auto k_end = static_cast<unsigned>(g.k);
+  const auto step = static_cast<unsigned>(threads);
+  unsigned k = t;
+  for (; k + (kUnroll - 1) * step < k_end; k += kUnroll * step) {
     float a[kUnroll][kPatch];
     float b[kUnroll][kPatch];
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u)
-      load_k<E, Checked, TransposedA, TransposedB, VectorA, VectorB>(g, row0, col0, static_cast<int>(k + u * threads),
+      load_k<E, Checked, TransposedA, TransposedB, VectorA, VectorB>(g, row0, col0, static_cast<int>(k + u * step),
                                                                      a[u], b[u]);
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) multiply(a[u], b[u]);
   }
-  for (; k < g.k; k += threads) {
+  for (; k < k_end; k += step) {
     float a[kPatch];
     float b[kPatch];
     load_k<E, Checked, TransposedA, TransposedB, VectorA, VectorB>(g, row0, col0, static_cast<int>(k), a, b);
