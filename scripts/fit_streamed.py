@@ -16,9 +16,10 @@ grid of the four constants, and prints them with the error of each row. It also 
 The plan of the skinny kernel mirrors plan_skinny in src/matmul/13_skinny.cu.
 
 Rows of the variant tensor-matmul/dot (step 19, any type and layout) fit the default tensor-core
-call's model of that kernel the same way (its committed constants: the runs
-docs/results/data/tensor-dot-{bf16,tf32,bf16-tt,half-tn}-h200.json), its bytes the lines its loads touch in the L1 (wavefronts) and
-its rounds those of each wave of blocks (dot_predicted_ns in src/tensor_matmul/16_auto.cpp).
+call's model of that kernel the same way (dot_predicted_ns in src/tensor_matmul/16_auto.cpp; its
+committed constants come from docs/results/data/tensor-dot-{bf16,tf32,bf16-tt,half-tn}-h200.json):
+its bytes are the lines its loads touch in the L1 (wavefronts), its rounds those of each wave of
+blocks, plus a cost for each block an SM starts.
 """
 import json
 import math

@@ -286,7 +286,6 @@ TEST(TensorStreamK, IsWeighedWhereTheLastWaveIsPartial) {
   EXPECT_NEAR(at("streamk128x256", 1024).waves, 192.0 / 132.0, 1e-9);
 }
 
-// The table the chooser reads is the fit committed beside it.
 // Step 19's plan: enough threads that each loads about four elements of K, halved while the
 // blocks would not fit on the SMs twice over; the rounds a block waits for follow.
 TEST(TensorChooser, PlansTheDotKernelsThreadsByK) {
@@ -325,6 +324,7 @@ TEST(TensorChooser, WeighsTheDotKernelWhereOutputsAreFew) {
             4.0 * tensor_matmul::dot_predicted_ns(3, 1, 156, DType::bf16, false, false, 132));
 }
 
+// The table the chooser reads is the fit committed beside it.
 TEST(TensorChooser, RatesAreTheCommittedFit) {
   std::ifstream in(std::string(SMEMLAB_DOCS_DATA_DIR) + "/tensor-tuning-h100.json");
   ASSERT_TRUE(in) << "missing tensor-tuning-h100.json";

@@ -375,8 +375,9 @@ TEST(TensorMatmulCudaCoreDot, MatchesTheCpuReferenceOnEveryCase) {
 }
 
 // Split-K adds its ranges in a fixed order, through the workspace (split_k) or in a cluster
-// (skinny, cluster_split_k), and the dot kernel its threads' sums in warp order: the same shape and choice give the same bits on every run, whatever the workspace
-// held. Also through the caller's workspace.
+// (skinny, cluster_split_k), and the dot kernel its threads' sums in warp order: the same shape
+// and choice give the same bits on every run, whatever the workspace held. Also through the
+// caller's workspace.
 class TensorMatmulSplitK : public testing::TestWithParam<std::string> {};
 
 TEST_P(TensorMatmulSplitK, IsBitwiseTheSameFromRunToRun) {
