@@ -11,7 +11,9 @@ FP32 call runs). For each kernel it fits
                                      rounds * round latency)
 
 (rounds: the loads a block waits for one after another) by least squares on the logarithm over a
-grid of the four constants, and prints them with the error of each row. It also prints the speed at which 12's tiles store C with rows that are not
+grid of the four constants, and prints them with the error of each row. matmul/skinny's kernels
+are fitted in two classes: those that stream B along its rows (few rows) or A along K (one or two
+columns), and the one that takes a row of C a thread (three to sixteen columns). It also prints the speed at which 12's tiles store C with rows that are not
 16-byte aligned (their stores go 4 bytes at a time), from the short-K rows of the autotuned variant.
 The plan of the skinny kernel mirrors plan_skinny in src/matmul/13_skinny.cu.
 
@@ -40,9 +42,10 @@ def skinny_work(m, n, k, sms):
         width *= 2
     groups = math.ceil(thin / width)
     few_rows = m <= n
-    per_group = math.ceil(n / 128) if few_rows else math.ceil(m / 32)
+    along_k = width <= 2  # few columns: one or two take the lanes-along-K kernel, more a thread a row
+    per_group = math.ceil(n / 128) if few_rows else math.ceil(m / (32 if along_k else 128))
     blocks = groups * per_group
-    round_k = 8 * (8 if width <= 4 else 4) if few_rows else 128
+    round_k = 8 * (8 if width <= 4 else 4) if few_rows else (128 if along_k else 32)
     by_k = min(max(1, k // round_k), 65535)
     fewest = min(-(-4 * sms // blocks), by_k)
 
@@ -104,7 +107,7 @@ def fit_dot(runs):
     points, device = [], None
     for run in runs:
         sms = run["device"]["sms"]
-        ta, tb = run["options"]["transpose_a"], run["options"]["transpose_b"]
+        ta, tb = run["options"].get("transpose_a", False), run["options"].get("transpose_b", False)
         for r in run["rows"]:
             if r["variant"] != "dot":
                 continue
@@ -158,9 +161,20 @@ def fit(points, peak, sms):
         print(f"    {p[0]:>16} measured {p[-1] / 1000:8.1f} us  predicted {ns / 1000:8.1f} us")
 
 
+def a_thread_a_row(m, n):
+    """Whether matmul/skinny runs its thread-a-row kernel: few columns, three to sixteen."""
+    return m > n and 2 < n <= 16
+
+
 def main():
     runs = [json.load(open(p)) for p in sys.argv[1:]]
-    for variant, dtype, work in (("skinny", "float", skinny_work), ("small_k", "tf32", small_k_work)):
+    # matmul/skinny's kernels in two classes, fitted apart: B streamed along its rows, or A
+    # along K (one or two columns); and A's rows a thread each.
+    classes = (("skinny", "float", skinny_work, lambda m, n: not a_thread_a_row(m, n)),
+               ("skinny, a thread a row", "float", skinny_work, a_thread_a_row),
+               ("small_k", "tf32", small_k_work, lambda m, n: True))
+    for label, dtype, work, member in classes:
+        variant = label.split(",")[0]
         points, device = [], None
         for run in runs:
             sms = run["device"]["sms"]
@@ -168,11 +182,13 @@ def main():
                 m, n, k = sizes(r)
                 if r["variant"] != variant or r["dtype"] != dtype or (variant == "skinny" and min(m, n) > 16):
                     continue
+                if not member(m, n):
+                    continue
                 device = run["device"]
                 points.append((r["size"], *work(m, n, k, sms), r["median_ms"] * 1e6))
         if not points:
             continue
-        print(f"{variant} ({device['name']}):")
+        print(f"{label} ({device['name']}):")
         fit(points, device["dram_peak_gbs"], device["sms"])
     fit_dot(runs)
     speeds = []

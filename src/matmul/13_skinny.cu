@@ -4,9 +4,11 @@
 // operand from DRAM, not by the FMAs. The tiles of 12 are at least 32 wide on both sides: they
 // read rows and columns that C does not have, and their shared-memory pipeline is built for
 // reuse that is not there.
-// Changed from 12: no tiles of C. The large operand streams through registers once, each of its
-// elements multiplied by the few elements of the small side that meet it: those sit in shared
-// memory, read by every thread of a block. K is divided into ranges so that the blocks fill
+// Changed from 12: no tiles of C. The large operand streams once, each of its elements
+// multiplied by the few elements of the small side that meet it, which sit in shared memory,
+// read by every thread of a block: few rows stream B through registers, a warp's lanes along
+// B's row; few columns copy A's rows to shared memory in coalesced chunks, each thread then
+// taking one row of C whole, so that no sums cross lanes. K is divided into ranges so that the blocks fill
 // every SM, and a second launch adds the ranges' partial sums in range order (the same bits in
 // every run). A thin side of more than 16 is taken 16 at a time (correct on any shape, fast only
 // on thin ones).
@@ -18,8 +20,10 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "core/cp_async.cuh"
 #include "core/memo.hpp"
 #include "core/occupancy.hpp"
+#include "core/per_device.hpp"
 #include "core/gemm_operands.hpp"
 #include "matmul/gemm_device.cuh"
 #include "matmul/skinny.hpp"
@@ -36,15 +40,26 @@ constexpr int kThin = 16;  // the most rows (or columns) of C a block holds
 // chunks of 256 of K (32 for each warp, between two of the block's barriers).
 constexpr int kRowsChunk = 256;
 constexpr int kRowsBlockCols = 4 * 32;
-// Few columns: each warp holds 4 rows of C (so that every element of B read from shared memory
-// meets 4 of A), a block 32 rows; each lane takes 4 of K in a chunk of 128.
-constexpr int kColsRowsPerWarp = 4;
-constexpr int kColsBlockRows = kColsRowsPerWarp * kThreads / 32;
-constexpr int kColsChunk = 128;
+// Few columns, one or two: each warp holds 4 rows of C (so that every element of B read from
+// shared memory meets 4 of A), a block 32 rows; each lane takes 4 of K in a chunk of 128.
+constexpr int kAlongKRowsPerWarp = 4;
+constexpr int kAlongKBlockRows = kAlongKRowsPerWarp * kThreads / 32;
+constexpr int kAlongKChunk = 128;
+// Few columns, four to sixteen: a thread holds one row of C, a block 128 rows; K in chunks of 32 elements, three
+// chunks in flight, A's rows 36 floats apart in shared memory (B's chunk of 32 x N after them).
+constexpr int kColsThreads = 128;
+constexpr int kColsChunk = 32;
+constexpr int kColsStages = 3;
+constexpr int kColsPitch = kColsChunk + 4;
+constexpr int cols_stage_floats(int n) { return kColsThreads * kColsPitch + kColsChunk * n; }
+constexpr std::size_t cols_smem_bytes(int n) { return sizeof(float) * kColsStages * cols_stage_floats(n); }
 
 // Few rows: rows of B a warp loads before it waits (the loop's unrolling), as many as the
 // registers allow beside M x 4 sums.
 constexpr int rows_in_flight(int m) { return m <= 4 ? 8 : 4; }
+
+// One or two columns of C take the lanes-along-K kernel: its sums cross lanes, but few of them.
+constexpr bool columns_along_k(int width) { return width <= 2; }
 
 // Thin sides are compiled for 1, 2, 4, 8 and 16; a side in between takes the next.
 int thin_width(int side) {
@@ -143,42 +158,43 @@ __global__ void __launch_bounds__(kThreads) few_rows_kernel(GemmArgs g, int rang
   }
 }
 
-// Few columns: block (32 rows, group of N columns) over range blockIdx.y of K. B's 128 x N
+// Few columns, one or two (lanes along K): block (32 rows, group of N columns) over range
+// blockIdx.y of K. B's 128 x N
 // chunk sits in shared memory transposed, [column][k], in 16-byte granules whose order within
 // a row is XORed with the column, so that the reads are free of bank conflicts and the copy in
 // has at most two lanes a bank. Each lane takes 4 of K from each of its warp's 4 rows of A (one 16-byte load
 // each when A's rows are aligned: Vector; else 4 loads 32 apart), meets them with the same 4
 // of every column of B, and the warp adds its lanes' sums by shuffles at the range's end.
 template <int N, bool Vector>
-__global__ void __launch_bounds__(kThreads) few_columns_kernel(GemmArgs g, int range_k, float* partials) {
-  __shared__ __align__(16) float b_tile[N][kColsChunk];
-  const int row_blocks = (g.m + kColsBlockRows - 1) / kColsBlockRows;
+__global__ void __launch_bounds__(kThreads) few_columns_along_k_kernel(GemmArgs g, int range_k, float* partials) {
+  __shared__ __align__(16) float b_tile[N][kAlongKChunk];
+  const int row_blocks = (g.m + kAlongKBlockRows - 1) / kAlongKBlockRows;
   const int col0 = static_cast<int>(blockIdx.x / row_blocks) * N;
   const int cols = min(N, g.n - col0);
   const int t = static_cast<int>(threadIdx.x);
   const int lane = t % 32;
-  const int row0 = static_cast<int>(blockIdx.x % row_blocks) * kColsBlockRows + (t / 32) * kColsRowsPerWarp;
+  const int row0 = static_cast<int>(blockIdx.x % row_blocks) * kAlongKBlockRows + (t / 32) * kAlongKRowsPerWarp;
   const int k0 = static_cast<int>(blockIdx.y) * range_k;
   const int k1 = k0 + min(range_k, g.k - k0);
   // Position in a row of b_tile of element kk: its granule swapped with another of the same row.
   const auto at = [](int column, int kk) { return ((kk / 4) ^ (column % 8)) * 4 + kk % 4; };
   const auto lane_k = [&](int q) { return Vector ? 4 * lane + q : lane + 32 * q; };
 
-  float acc[kColsRowsPerWarp][N] = {};
-  const int chunks = (k1 - k0 - 1) / kColsChunk + 1;
+  float acc[kAlongKRowsPerWarp][N] = {};
+  const int chunks = (k1 - k0 - 1) / kAlongKChunk + 1;
   for (int chunk = 0; chunk < chunks; ++chunk) {
-    const int kc = k0 + chunk * kColsChunk;
-    const int steps = min(kColsChunk, k1 - kc);
+    const int kc = k0 + chunk * kAlongKChunk;
+    const int steps = min(kAlongKChunk, k1 - kc);
     __syncthreads();
-    for (int e = t; e < N * kColsChunk; e += kThreads) {
+    for (int e = t; e < N * kAlongKChunk; e += kThreads) {
       const int kk = e / N;
       const int j = e % N;
       b_tile[j][at(j, kk)] = j < cols && kk < steps ? g.b[static_cast<std::size_t>(kc + kk) * g.ldb + col0 + j] : 0.0F;
     }
     __syncthreads();
-    float a[kColsRowsPerWarp][4];
+    float a[kAlongKRowsPerWarp][4];
 #pragma unroll
-    for (int r = 0; r < kColsRowsPerWarp; ++r) {
+    for (int r = 0; r < kAlongKRowsPerWarp; ++r) {
       const bool row_in = row0 + r < g.m;
       const float* a_row = g.a + static_cast<std::size_t>(row_in ? row0 + r : 0) * g.lda + kc;
       if (Vector && row_in && lane_k(3) < steps) {
@@ -200,19 +216,93 @@ __global__ void __launch_bounds__(kThreads) few_columns_kernel(GemmArgs g, int r
         for (int q = 0; q < 4; ++q) b[q] = b_tile[j][at(j, lane_k(q))];
       }
 #pragma unroll
-      for (int r = 0; r < kColsRowsPerWarp; ++r)
+      for (int r = 0; r < kAlongKRowsPerWarp; ++r)
 #pragma unroll
         for (int q = 0; q < 4; ++q) acc[r][j] = fmaf(a[r][q], b[q], acc[r][j]);
     }
   }
 #pragma unroll
-  for (int r = 0; r < kColsRowsPerWarp; ++r)
+  for (int r = 0; r < kAlongKRowsPerWarp; ++r)
 #pragma unroll
     for (int j = 0; j < N; ++j) {
 #pragma unroll
       for (int offset = 16; offset > 0; offset /= 2) acc[r][j] += __shfl_xor_sync(0xFFFFFFFFU, acc[r][j], offset);
       if (lane == j && j < cols && row0 + r < g.m) store_result(g, partials, blockIdx.y, row0 + r, col0 + j, acc[r][j]);
     }
+}
+
+// Few columns, four to sixteen (a thread a row): block (128 rows, group of N columns) over
+// range blockIdx.y of K, a thread for each row of C holding its N sums. K comes in chunks of 32, three in flight
+// (cp.async): A's 128 x 32 chunk is copied to shared memory 16 bytes a lane where A's rows are 16-byte aligned
+// (Vector), else 4 bytes a lane, a warp's copies on consecutive elements of a row either way, so
+// that they are coalesced. There A's rows lie 36 floats apart: each thread reads its own row 16
+// bytes at a time, and the 8 lanes a 16-byte read serves at once meet 32 different banks. B's
+// 32 x N chunk lies beside it, zero past K's and C's edges, and every lane reads the same
+// elements of it (a broadcast). No sums cross lanes, so a short K costs no reduction.
+template <int N, bool Vector>
+__global__ void __launch_bounds__(kColsThreads) few_columns_by_row_kernel(GemmArgs g, int range_k, float* partials) {
+  extern __shared__ __align__(16) float cols_smem[];
+  constexpr int kStageFloats = cols_stage_floats(N);
+  constexpr int kBOffset = kColsThreads * kColsPitch;
+  const int row_blocks = (g.m + kColsThreads - 1) / kColsThreads;
+  const int col0 = static_cast<int>(blockIdx.x / row_blocks) * N;
+  const int cols = min(N, g.n - col0);
+  const int row0 = static_cast<int>(blockIdx.x % row_blocks) * kColsThreads;
+  const int t = static_cast<int>(threadIdx.x);
+  const int k0 = static_cast<int>(blockIdx.y) * range_k;
+  const int k_len = min(range_k, g.k - k0);  // k0 + range_k may pass INT_MAX in the last range
+  const auto copy = [&](int chunk, int stage) {
+    float* a_s = cols_smem + stage * kStageFloats;
+    float* b_s = a_s + kBOffset;
+    const int kc = k0 + chunk * kColsChunk;
+    const int steps = min(kColsChunk, k_len - chunk * kColsChunk);
+    constexpr int kWidth = Vector ? 4 : 1;  // floats a copy
+    constexpr int kPerRow = kColsChunk / kWidth;
+    const int kk = t % kPerRow * kWidth;
+#pragma unroll
+    for (int r = t / kPerRow; r < kColsThreads; r += kColsThreads / kPerRow) {
+      const int bytes = row0 + r < g.m ? 4 * max(0, min(kWidth, steps - kk)) : 0;
+      const float* src = bytes > 0 ? g.a + static_cast<std::size_t>(row0 + r) * g.lda + kc + kk : g.a;
+      if constexpr (Vector) {
+        smemlab::detail::cp_async16(a_s + r * kColsPitch + kk, src, bytes);
+      } else {
+        smemlab::detail::cp_async4_bytes(a_s + r * kColsPitch + kk, src, bytes);
+      }
+    }
+    for (int e = t; e < kColsChunk * N; e += kColsThreads) {
+      const int kr = e / N;
+      const int j = e % N;
+      const bool valid = kr < steps && j < cols;
+      const float* src = valid ? g.b + static_cast<std::size_t>(kc + kr) * g.ldb + col0 + j : g.b;
+      smemlab::detail::cp_async4(b_s + e, src, valid);
+    }
+  };
+  float acc[N] = {};
+  const auto compute = [&](int stage) {
+    const float* a_row = cols_smem + stage * kStageFloats + t * kColsPitch;
+    const float* b_s = cols_smem + stage * kStageFloats + kBOffset;
+#pragma unroll 2
+    for (int q = 0; q < kColsChunk; q += 4) {  // past K both operands hold zeros
+      const float4 a4 = *reinterpret_cast<const float4*>(a_row + q);
+      const float a[4] = {a4.x, a4.y, a4.z, a4.w};
+      // B's rows q to q + 3: 4 x N consecutive floats, N reads of 16 bytes.
+      float b[4 * N];
+#pragma unroll
+      for (int i = 0; i < N; ++i) {
+        const float4 v = *reinterpret_cast<const float4*>(b_s + q * N + 4 * i);
+        b[4 * i] = v.x, b[4 * i + 1] = v.y, b[4 * i + 2] = v.z, b[4 * i + 3] = v.w;
+      }
+#pragma unroll
+      for (int c = 0; c < 4; ++c)
+#pragma unroll
+        for (int j = 0; j < N; ++j) acc[j] = fmaf(a[c], b[c * N + j], acc[j]);
+    }
+  };
+  smemlab::detail::pipelined_steps<kColsStages>((k_len + kColsChunk - 1) / kColsChunk, copy, compute);
+  if (row0 + t >= g.m) return;
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+    if (j < cols) store_result(g, partials, static_cast<int>(blockIdx.y), row0 + t, col0 + j, acc[j]);
 }
 
 // C = alpha * (the ranges' partial sums added in range order) + beta * C.
@@ -232,19 +322,41 @@ template <int W, bool Vector>
 KernelFn few_rows() {
   return few_rows_kernel<W, Vector>;
 }
-template <int W, bool Vector>
-KernelFn few_columns() {
-  return few_columns_kernel<W, Vector>;
+template <bool Vector>
+KernelFn rows_kernel(int width) {
+  switch (width) {
+    case 1:
+      return few_rows<1, Vector>();
+    case 2:
+      return few_rows<2, Vector>();
+    case 4:
+      return few_rows<4, Vector>();
+    case 8:
+      return few_rows<8, Vector>();
+    default:
+      return few_rows<16, Vector>();
+  }
 }
 
+// The few-columns kernel of that width (the thread-a-row kernel allowed its shared memory).
+template <int W, bool Vector>
+KernelFn few_columns() {
+  smemlab::detail::allow_dynamic_smem(few_columns_by_row_kernel<W, Vector>, cols_smem_bytes(W));
+  return few_columns_by_row_kernel<W, Vector>;
+}
 template <bool Vector>
-KernelFn kernel_for(bool rows_side, int width) {
+KernelFn columns_kernel(int width) {
   switch (width) {
-    case 1: return rows_side ? few_rows<1, Vector>() : few_columns<1, Vector>();
-    case 2: return rows_side ? few_rows<2, Vector>() : few_columns<2, Vector>();
-    case 4: return rows_side ? few_rows<4, Vector>() : few_columns<4, Vector>();
-    case 8: return rows_side ? few_rows<8, Vector>() : few_columns<8, Vector>();
-    default: return rows_side ? few_rows<16, Vector>() : few_columns<16, Vector>();
+    case 1:
+      return few_columns_along_k_kernel<1, Vector>;
+    case 2:
+      return few_columns_along_k_kernel<2, Vector>;
+    case 4:
+      return few_columns<4, Vector>();
+    case 8:
+      return few_columns<8, Vector>();
+    default:
+      return few_columns<16, Vector>();
   }
 }
 
@@ -255,18 +367,20 @@ SkinnyPlan compute_plan(int m, int n, int k, int sms) {
   p.few_rows = m <= n;
   const int thin = p.few_rows ? m : n;
   p.width = thin_width(thin);
+  p.by_row = !p.few_rows && !columns_along_k(p.width);
   const long long groups = (thin + p.width - 1) / p.width;
-  const long long per_group = p.few_rows ? (n + kRowsBlockCols - 1) / kRowsBlockCols
-                                         : (m + kColsBlockRows - 1) / kColsBlockRows;
+  const int block_rows = p.by_row ? kColsThreads : kAlongKBlockRows;
+  const long long per_group =
+      p.few_rows ? (n + kRowsBlockCols - 1) / kRowsBlockCols : (m + block_rows - 1) / block_rows;
   p.blocks = groups * per_group;
-  // A range is whole rounds of loads: few columns, chunks of 128 (so that 16-byte loads along K
-  // stay aligned), each lane loading its 4 rows at once; few rows, 8 warps x the rows of B a warp
-  // has in flight. A range writes its m x n partial sums and the second launch reads them back;
+  // A range is whole rounds of loads: few columns, a chunk (of 128 along K, so that 16-byte loads
+  // along K stay aligned; of 32 a thread a row); few rows, 8 warps x the rows of B a warp has in
+  // flight. A range writes its m x n partial sums and the second launch reads them back;
   // where the blocks are few, the product is bound by each block's chain of rounds, not by those
   // bytes. Of the splits that give every SM 4 blocks or more (up to 4 x that many ranges), the
   // one whose busiest SM holds the least of K: blocks spread over the SMs unevenly (576 blocks
   // on 132 SMs: 5 on some, 4.4 on average) cost the whole product the busiest SM's share.
-  const int round_k = p.few_rows ? 8 * rows_in_flight(p.width) : kColsChunk;
+  const int round_k = p.few_rows ? 8 * rows_in_flight(p.width) : p.by_row ? kColsChunk : kAlongKChunk;
   const long long by_k = std::min<long long>(std::max<long long>(1, k / round_k), 65535);
   const long long fewest = std::min<long long>((4LL * sms + p.blocks - 1) / p.blocks, by_k);
   const auto range_of = [&](long long ranges) {
@@ -309,10 +423,19 @@ void launch_skinny(const GemmArgs& g, const LaunchContext& ctx) {
   const WorkspaceLayout layout{0, partial_bytes(p, g)};
   const WorkspaceScope workspace(g, layout, ctx.stream);  // checked, or allocated, before any launch
   float* partials = p.ranges == 1 ? nullptr : reinterpret_cast<float*>(workspace.base());
-  const bool vector = p.few_rows ? rows_are_16b_aligned(g.b, g.ldb) : rows_are_16b_aligned(g.a, g.lda);
-  const KernelFn kernel = vector ? kernel_for<true>(p.few_rows, p.width) : kernel_for<false>(p.few_rows, p.width);
   const dim3 grid(smemlab::detail::grid_1d(p.blocks, "gemm: too many blocks for the skinny kernel"), p.ranges);
-  kernel<<<grid, kThreads, 0, ctx.stream>>>(g, p.range_k, partials);
+  if (p.few_rows) {
+    const KernelFn kernel = rows_are_16b_aligned(g.b, g.ldb) ? rows_kernel<true>(p.width) : rows_kernel<false>(p.width);
+    kernel<<<grid, kThreads, 0, ctx.stream>>>(g, p.range_k, partials);
+  } else {
+    const KernelFn kernel =
+        rows_are_16b_aligned(g.a, g.lda) ? columns_kernel<true>(p.width) : columns_kernel<false>(p.width);
+    if (p.by_row) {
+      kernel<<<grid, kColsThreads, cols_smem_bytes(p.width), ctx.stream>>>(g, p.range_k, partials);
+    } else {
+      kernel<<<grid, kThreads, 0, ctx.stream>>>(g, p.range_k, partials);
+    }
+  }
   SMEMLAB_LAUNCH_CHECK();
   if (partials == nullptr) return;
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;

@@ -38,9 +38,14 @@ namespace {
 // alike: each streams its operands and C at a share of the device's DRAM peak, or is bound by
 // its multiply-adds, or by the rounds of loads a block waits for one after another (a small
 // product's time: a few blocks, each a chain of rounds), whichever takes longest, plus a cost
-// per launch. scripts/fit_streamed.py fits the four rates to each kernel's times measured on an
-// H100 (docs/results/data/matmul-streamed-skinny-h100.json: 13 on float;
-// matmul-streamed-small-k-h100.json: small_k in tf32, the same kernel on float operands).
+// per launch. scripts/fit_streamed.py fits the four rates to each kernel's times: 13 on float,
+// its kernels that stream B along its rows or A along K on an H100
+// (docs/results/data/matmul-streamed-skinny-h100.json, fitted with the rows of the kernel that
+// then took every few-columns product; those kernels' rows alone give 5750 ns, 0.92, 35 and 600
+// ns, which on an H200 turned near ties between this model and the tensor-core call's, fitted on
+// another GPU, the wrong way: docs/perf/sgemm.md), its kernel for three to sixteen columns (a
+// thread a row of C) on an H200 (matmul-streamed-skinny-columns-h200.json); small_k in tf32,
+// the same kernel on float operands, on an H100 (matmul-streamed-small-k-h100.json).
 struct StreamedRates {
   double per_launch_ns;
   double dram_fraction;
@@ -48,6 +53,7 @@ struct StreamedRates {
   double round_ns;
 };
 constexpr StreamedRates kSkinnyRates{6000.0, 0.90, 35.0, 500.0};
+constexpr StreamedRates kSkinnyByRowRates{5500.0, 0.72, 50.0, 200.0};
 constexpr StreamedRates kSmallKRates{5000.0, 0.68, 70.0, 2400.0};
 // small_k's tile of C (any edge tile costs a whole one) and its chunk of K (a round of loads).
 constexpr int kSmallKTileM = 32;
@@ -218,8 +224,9 @@ double skinny_predicted_ns(int m, int n, int k, int sms, double dram_bytes_per_n
   const double small = static_cast<double>(std::min(m, n)) * k;
   const double c = static_cast<double>(m) * n;
   const double partials = p.ranges > 1 ? 2.0 * p.ranges * c : 0.0;
-  return streamed_ns(kSkinnyRates, p.ranges > 1 ? 2 : 1, 4.0 * (groups * large + small + 2.0 * c + partials),
-                     groups * p.width * large, p.load_rounds, sms, dram_bytes_per_ns);
+  return streamed_ns(p.by_row ? kSkinnyByRowRates : kSkinnyRates, p.ranges > 1 ? 2 : 1,
+                     4.0 * (groups * large + small + 2.0 * c + partials), groups * p.width * large, p.load_rounds, sms,
+                     dram_bytes_per_ns);
 }
 
 GemmVariant auto_variant() {

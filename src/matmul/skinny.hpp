@@ -11,6 +11,7 @@ namespace smemlab::matmul::detail {
 
 struct SkinnyPlan {
   bool few_rows = true;  // m <= n: B is streamed; else A
+  bool by_row = false;   // few columns, 3 to 16: a thread a row of C (else lanes along K)
   int width = 1;         // rows (or columns) of C a block holds: 1, 2, 4, 8 or 16
   long long blocks = 0;  // per range of K
   int ranges = 1;        // of K; more than 1: partial sums in the workspace, then a second launch

@@ -198,13 +198,28 @@ TEST(MatmulSkinny, RangesOfKGiveTheSameBitsOnEveryRun) {
   SMEMLAB_REQUIRE_GPU();
   int sms = 0;
   SMEMLAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  for (const Case& cs : {Case{3, 4096, 4096, 0, 1.0F, 0.0F}, Case{3000, 5, 2000, 3, 1.5F, -0.75F},
-                         Case{2, 2000, 9000, 0, 1.0F, 0.0F}, Case{9000, 3, 5000, 4, 0.5F, 2.0F}}) {
+  for (const Case& cs :
+       {Case{3, 4096, 4096, 0, 1.0F, 0.0F}, Case{3000, 5, 2000, 3, 1.5F, -0.75F}, Case{2, 2000, 9000, 0, 1.0F, 0.0F},
+        Case{9000, 3, 5000, 4, 0.5F, 2.0F}, Case{3000, 2, 2000, 3, 1.0F, 0.0F}}) {
     SCOPED_TRACE(case_name(cs));
     ASSERT_GT(matmul::detail::plan_skinny(cs.m, cs.n, cs.k, sms).ranges, 1);
     const std::vector<float> first = expect_matches_reference(cs, matmul::detail::launch_skinny);
     const std::vector<float> second = expect_matches_reference(cs, matmul::detail::launch_skinny);
     EXPECT_EQ(std::memcmp(first.data(), second.data(), first.size() * sizeof(float)), 0);
+  }
+}
+
+// 13's few-columns kernel (a thread a row of C): every compiled width and one past the widest
+// (two groups), K shorter than its 32-element chunk, one chunk and a bit, and long enough for
+// ranges; A's rows padded off 16 bytes, and beta.
+TEST(MatmulSkinny, FewColumnsOnAnyWidthAndK) {
+  SMEMLAB_REQUIRE_GPU();
+  for (const Case& cs :
+       {Case{1500, 12, 33, 3, 1.5F, -0.75F}, Case{777, 1, 7, 0, 1.0F, 0.0F}, Case{300, 16, 64, 1, 1.0F, 0.5F},
+        Case{129, 17, 31, 0, 1.0F, 0.0F}, Case{4097, 2, 97, 2, 0.5F, 2.0F}, Case{2000, 8, 1000, 0, 1.0F, 0.0F},
+        Case{90, 4, 5000, 3, 1.0F, 0.0F}}) {
+    SCOPED_TRACE(case_name(cs));
+    expect_matches_reference(cs, matmul::detail::launch_skinny);
   }
 }
 
