@@ -13,7 +13,9 @@ FP32 call runs). For each kernel it fits
 (rounds: the loads a block waits for one after another) by least squares on the logarithm over a
 grid of the four constants, and prints them with the error of each row. matmul/skinny's kernels
 are fitted in two classes: those that stream B along its rows (few rows) or A along K (one or two
-columns), and the one that takes a row of C a thread (three to sixteen columns). It also prints the speed at which 12's tiles store C with rows that are not
+columns), and the one that takes a row of C a thread (three to sixteen columns). Rows are
+classed by shape, so a run made before the thread-a-row kernel (matmul-streamed-skinny-h100.json)
+gives a meaningless fit for that class. It also prints the speed at which 12's tiles store C with rows that are not
 16-byte aligned (their stores go 4 bytes at a time), from the short-K rows of the autotuned variant.
 The plan of the skinny kernel mirrors plan_skinny in src/matmul/13_skinny.cu.
 

@@ -6,11 +6,12 @@
 // reuse that is not there.
 // Changed from 12: no tiles of C. The large operand streams once, each of its elements
 // multiplied by the few elements of the small side that meet it, which sit in shared memory,
-// read by every thread of a block: few rows stream B through registers, a warp's lanes along
-// B's row; few columns copy A's rows to shared memory in coalesced chunks, each thread then
-// taking one row of C whole, so that no sums cross lanes. K is divided into ranges so that the blocks fill
-// every SM, and a second launch adds the ranges' partial sums in range order (the same bits in
-// every run). A thin side of more than 16 is taken 16 at a time (correct on any shape, fast only
+// read by every thread of a block. Few rows stream B through registers, a warp's lanes along
+// B's row; one or two columns stream A through registers, lanes along K; three to sixteen
+// columns copy A's rows to shared memory in coalesced chunks, and each thread takes one row of
+// C whole, so that no sums cross lanes. K is divided into ranges so that the blocks fill every
+// SM, and a second launch adds the ranges' partial sums in range order (the same bits in every
+// run). A thin side of more than 16 is taken 16 at a time (correct on any shape, fast only
 // on thin ones).
 // Should buy: the large operand read near DRAM speed; at least cuBLAS's speed where 12 ran at
 // 0.15-0.60 of it (84x1x9606, 1x1398x8689, 2x1806x446: 1-3 tiles of C, their K cut into
@@ -45,8 +46,9 @@ constexpr int kRowsBlockCols = 4 * 32;
 constexpr int kAlongKRowsPerWarp = 4;
 constexpr int kAlongKBlockRows = kAlongKRowsPerWarp * kThreads / 32;
 constexpr int kAlongKChunk = 128;
-// Few columns, four to sixteen: a thread holds one row of C, a block 128 rows; K in chunks of 32 elements, three
-// chunks in flight, A's rows 36 floats apart in shared memory (B's chunk of 32 x N after them).
+// Few columns, three to sixteen: a thread holds one row of C, a block 128 rows; K in chunks of
+// 32 elements in a ring of three (two in flight while one is multiplied), A's rows 36 floats
+// apart in shared memory (B's chunk of 32 x N after them).
 constexpr int kColsThreads = 128;
 constexpr int kColsChunk = 32;
 constexpr int kColsStages = 3;
@@ -231,14 +233,15 @@ __global__ void __launch_bounds__(kThreads) few_columns_along_k_kernel(GemmArgs 
     }
 }
 
-// Few columns, four to sixteen (a thread a row): block (128 rows, group of N columns) over
-// range blockIdx.y of K, a thread for each row of C holding its N sums. K comes in chunks of 32, three in flight
-// (cp.async): A's 128 x 32 chunk is copied to shared memory 16 bytes a lane where A's rows are 16-byte aligned
-// (Vector), else 4 bytes a lane, a warp's copies on consecutive elements of a row either way, so
-// that they are coalesced. There A's rows lie 36 floats apart: each thread reads its own row 16
-// bytes at a time, and the 8 lanes a 16-byte read serves at once meet 32 different banks. B's
-// 32 x N chunk lies beside it, zero past K's and C's edges, and every lane reads the same
-// elements of it (a broadcast). No sums cross lanes, so a short K costs no reduction.
+// Few columns, three to sixteen (a thread a row; compiled for 4, 8 and 16): block (128 rows,
+// group of N columns) over range blockIdx.y of K, a thread for each row of C holding its N
+// sums. K comes in chunks of 32 through a ring of three (cp.async): A's 128 x 32 chunk is copied
+// to shared memory 16 bytes a lane where A's rows are 16-byte aligned (Vector), else 4 bytes a
+// lane, a warp's copies on consecutive elements of a row either way, so that they are coalesced.
+// There A's rows lie 36 floats apart: each thread reads its own row 16 bytes at a time, and the
+// 8 lanes a 16-byte read serves at once meet 32 different banks. B's 32 x N chunk lies beside
+// it, zero past K's and C's edges, and every lane reads the same elements of it (a broadcast).
+// No sums cross lanes, so a short K costs no reduction.
 template <int N, bool Vector>
 __global__ void __launch_bounds__(kColsThreads) few_columns_by_row_kernel(GemmArgs g, int range_k, float* partials) {
   extern __shared__ __align__(16) float cols_smem[];
@@ -338,9 +341,9 @@ KernelFn rows_kernel(int width) {
   }
 }
 
-// The few-columns kernel of that width (the thread-a-row kernel allowed its shared memory).
+// The thread-a-row kernel of that width, allowed its shared memory.
 template <int W, bool Vector>
-KernelFn few_columns() {
+KernelFn by_row_kernel() {
   smemlab::detail::allow_dynamic_smem(few_columns_by_row_kernel<W, Vector>, cols_smem_bytes(W));
   return few_columns_by_row_kernel<W, Vector>;
 }
@@ -352,11 +355,11 @@ KernelFn columns_kernel(int width) {
     case 2:
       return few_columns_along_k_kernel<2, Vector>;
     case 4:
-      return few_columns<4, Vector>();
+      return by_row_kernel<4, Vector>();
     case 8:
-      return few_columns<8, Vector>();
+      return by_row_kernel<8, Vector>();
     default:
-      return few_columns<16, Vector>();
+      return by_row_kernel<16, Vector>();
   }
 }
 
@@ -447,12 +450,14 @@ void launch_skinny(const GemmArgs& g, const LaunchContext& ctx) {
 GemmVariant skinny_variant() {
   return {{.family = "matmul",
            .name = "skinny",
-           .description = "few rows or few columns: the large operand streamed once through registers, K in ranges",
+           .description = "few rows or few columns: the large operand streamed once (through registers, or for 3 "
+                          "to 16 columns through shared memory, a thread a row of C), K in ranges",
            .technique = "a memory-bound product: no tiles of C, the thin side in shared memory, partial sums of K's "
                         "ranges added in order",
-           .smem = SmemKind::static_alloc,
-           .why_no_model = "its shared memory holds the thin side only (a broadcast, or conflict-free 16-byte reads); "
-                           "its time is the large operand's DRAM read"},
+           .smem = SmemKind::dynamic_alloc,
+           .why_no_model = "its shared memory holds the thin side (a broadcast, or conflict-free 16-byte reads) and, "
+                           "for 3 to 16 columns, chunks of A's rows read once each; its time is the large operand's "
+                           "DRAM read"},
           {.run = launch_skinny, .workspace_bytes = skinny_workspace_bytes}};
 }
 

@@ -40,11 +40,11 @@ namespace {
 // product's time: a few blocks, each a chain of rounds), whichever takes longest, plus a cost
 // per launch. scripts/fit_streamed.py fits the four rates to each kernel's times: 13 on float,
 // its kernels that stream B along its rows or A along K on an H100
-// (docs/results/data/matmul-streamed-skinny-h100.json, fitted with the rows of the kernel that
-// then took every few-columns product; those kernels' rows alone give 5750 ns, 0.92, 35 and 600
-// ns, which on an H200 turned near ties between this model and the tensor-core call's, fitted on
-// another GPU, the wrong way: docs/perf/sgemm.md), its kernel for three to sixteen columns (a
-// thread a row of C) on an H200 (matmul-streamed-skinny-columns-h200.json); small_k in tf32,
+// (docs/results/data/matmul-streamed-skinny-h100.json; these constants were fitted there with the
+// rows of the kernel that took three to sixteen columns before the thread-a-row one, and are kept:
+// those kernels' rows alone give 5750 ns, 0.92, 35 and 600 ns, docs/perf/sgemm.md says why), its
+// kernel for three to sixteen columns (a thread a row of C) on an H200
+// (matmul-streamed-skinny-columns-h200.json); small_k in tf32,
 // the same kernel on float operands, on an H100 (matmul-streamed-small-k-h100.json).
 struct StreamedRates {
   double per_launch_ns;

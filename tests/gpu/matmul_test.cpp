@@ -209,15 +209,16 @@ TEST(MatmulSkinny, RangesOfKGiveTheSameBitsOnEveryRun) {
   }
 }
 
-// 13's few-columns kernel (a thread a row of C): every compiled width and one past the widest
-// (two groups), K shorter than its 32-element chunk, one chunk and a bit, and long enough for
-// ranges; A's rows padded off 16 bytes, and beta.
+// 13's few-columns kernels (one or two columns: lanes along K; more: a thread a row of C): every
+// compiled width and one past the widest (two groups), K shorter than a 32-element chunk, one
+// chunk and a bit, and long enough for ranges; A's rows 16-byte aligned (16-byte copies of a
+// partial last granule of K included: 1500 x 12 x 33, 2000 x 8 x 1001) or not, and beta.
 TEST(MatmulSkinny, FewColumnsOnAnyWidthAndK) {
   SMEMLAB_REQUIRE_GPU();
   for (const Case& cs :
        {Case{1500, 12, 33, 3, 1.5F, -0.75F}, Case{777, 1, 7, 0, 1.0F, 0.0F}, Case{300, 16, 64, 1, 1.0F, 0.5F},
         Case{129, 17, 31, 0, 1.0F, 0.0F}, Case{4097, 2, 97, 2, 0.5F, 2.0F}, Case{2000, 8, 1000, 0, 1.0F, 0.0F},
-        Case{90, 4, 5000, 3, 1.0F, 0.0F}}) {
+        Case{90, 4, 5000, 3, 1.0F, 0.0F}, Case{2000, 8, 1001, 3, 1.0F, 0.5F}}) {
     SCOPED_TRACE(case_name(cs));
     expect_matches_reference(cs, matmul::detail::launch_skinny);
   }
