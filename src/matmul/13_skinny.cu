@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <tuple>
+#include <type_traits>
 
 #include "core/cp_async.cuh"
 #include "core/memo.hpp"
@@ -321,45 +322,26 @@ __global__ void __launch_bounds__(kThreads) sum_ranges_kernel(GemmArgs g, int ra
 
 using KernelFn = void (*)(GemmArgs, int, float*);
 
-template <int W, bool Vector>
-KernelFn few_rows() {
-  return few_rows_kernel<W, Vector>;
-}
+// The kernel for a thin side of `width` (1, 2, 4, 8 or 16): few rows, or few columns (one or two
+// along K; more a thread a row, that kernel allowed its shared memory).
 template <bool Vector>
-KernelFn rows_kernel(int width) {
+KernelFn kernel_for(bool rows_side, int width) {
+  const auto pick = [rows_side](auto w) -> KernelFn {
+    constexpr int kW = decltype(w)::value;
+    if (rows_side) return few_rows_kernel<kW, Vector>;
+    if constexpr (columns_along_k(kW)) {
+      return few_columns_along_k_kernel<kW, Vector>;
+    } else {
+      smemlab::detail::allow_dynamic_smem(few_columns_by_row_kernel<kW, Vector>, cols_smem_bytes(kW));
+      return few_columns_by_row_kernel<kW, Vector>;
+    }
+  };
   switch (width) {
-    case 1:
-      return few_rows<1, Vector>();
-    case 2:
-      return few_rows<2, Vector>();
-    case 4:
-      return few_rows<4, Vector>();
-    case 8:
-      return few_rows<8, Vector>();
-    default:
-      return few_rows<16, Vector>();
-  }
-}
-
-// The thread-a-row kernel of that width, allowed its shared memory.
-template <int W, bool Vector>
-KernelFn by_row_kernel() {
-  smemlab::detail::allow_dynamic_smem(few_columns_by_row_kernel<W, Vector>, cols_smem_bytes(W));
-  return few_columns_by_row_kernel<W, Vector>;
-}
-template <bool Vector>
-KernelFn columns_kernel(int width) {
-  switch (width) {
-    case 1:
-      return few_columns_along_k_kernel<1, Vector>;
-    case 2:
-      return few_columns_along_k_kernel<2, Vector>;
-    case 4:
-      return by_row_kernel<4, Vector>();
-    case 8:
-      return by_row_kernel<8, Vector>();
-    default:
-      return by_row_kernel<16, Vector>();
+    case 1: return pick(std::integral_constant<int, 1>{});
+    case 2: return pick(std::integral_constant<int, 2>{});
+    case 4: return pick(std::integral_constant<int, 4>{});
+    case 8: return pick(std::integral_constant<int, 8>{});
+    default: return pick(std::integral_constant<int, 16>{});
   }
 }
 
@@ -427,17 +409,12 @@ void launch_skinny(const GemmArgs& g, const LaunchContext& ctx) {
   const WorkspaceScope workspace(g, layout, ctx.stream);  // checked, or allocated, before any launch
   float* partials = p.ranges == 1 ? nullptr : reinterpret_cast<float*>(workspace.base());
   const dim3 grid(smemlab::detail::grid_1d(p.blocks, "gemm: too many blocks for the skinny kernel"), p.ranges);
-  if (p.few_rows) {
-    const KernelFn kernel = rows_are_16b_aligned(g.b, g.ldb) ? rows_kernel<true>(p.width) : rows_kernel<false>(p.width);
-    kernel<<<grid, kThreads, 0, ctx.stream>>>(g, p.range_k, partials);
+  const bool vector = p.few_rows ? rows_are_16b_aligned(g.b, g.ldb) : rows_are_16b_aligned(g.a, g.lda);
+  const KernelFn kernel = vector ? kernel_for<true>(p.few_rows, p.width) : kernel_for<false>(p.few_rows, p.width);
+  if (p.by_row) {
+    kernel<<<grid, kColsThreads, cols_smem_bytes(p.width), ctx.stream>>>(g, p.range_k, partials);
   } else {
-    const KernelFn kernel =
-        rows_are_16b_aligned(g.a, g.lda) ? columns_kernel<true>(p.width) : columns_kernel<false>(p.width);
-    if (p.by_row) {
-      kernel<<<grid, kColsThreads, cols_smem_bytes(p.width), ctx.stream>>>(g, p.range_k, partials);
-    } else {
-      kernel<<<grid, kThreads, 0, ctx.stream>>>(g, p.range_k, partials);
-    }
+    kernel<<<grid, kThreads, 0, ctx.stream>>>(g, p.range_k, partials);
   }
   SMEMLAB_LAUNCH_CHECK();
   if (partials == nullptr) return;
